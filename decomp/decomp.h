@@ -1,0 +1,32 @@
+/* Cartesian domain decomposition: the process grid (px, py, pz), neighbours, periodicity
+ * from the boundary types, and the local block of the global grid each rank owns.
+ * Knows nothing of the physics. */
+#ifndef EFSI_DECOMP_H
+#define EFSI_DECOMP_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "grid.h"
+
+typedef struct {
+  MPI_Comm comm;             /* Cartesian communicator (reorder allowed) */
+  int rank, size;
+  int dims[3], coords[3], periodic[3];
+  int neighbor[3][2];        /* low/high neighbour ranks; MPI_PROC_NULL across a wall */
+  MPI_Comm line[3];          /* ranks that share my coordinates except along d */
+} efsi_decomp;
+
+/* Build the process grid for `cells` on comm.  ranks[d] = 0 lets MPI_Dims_create choose
+ * that factor.  Returns nonzero, with a one-line message in err, when the factors do not
+ * multiply to the number of ranks or a factor does not divide its cell count.  Collective. */
+int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int ranks[3],
+                  const int periodic[3], char *err, size_t errlen);
+
+/* The layout of this rank's block (sizes, offsets, which sides are walls). */
+void decomp_grid(const efsi_decomp *d, const int cells[3], const double length[3],
+                 efsi_grid *g);
+
+void decomp_free(efsi_decomp *d);
+
+#endif

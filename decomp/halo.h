@@ -1,0 +1,26 @@
+/* Halo (sleeve) exchange of any set of fields, width 1..EFSI_HALO: x first, then y
+ * including the x halos, then z including the x and y halos, so edges and corners are
+ * filled.  One packed message per face for all fields; a single-rank periodic direction
+ * copies locally; nothing is received across a wall (boundary.h fills those layers). */
+#ifndef EFSI_HALO_H
+#define EFSI_HALO_H
+
+#include "decomp.h"
+#include "grid.h"
+
+typedef struct efsi_halo efsi_halo;
+
+/* Buffers for up to max_fields fields of width EFSI_HALO, allocated once. */
+efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields);
+void halo_free(efsi_halo *h);
+
+/* Blocking exchange. */
+void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);
+
+/* Split exchange for overlap: start packs and posts the x messages (non-blocking);
+ * work on interior points that need no halo may run in between; finish completes x,
+ * then does y and z. */
+void halo_start(efsi_halo *h, double *const *fields, int nfields, int width);
+void halo_finish(efsi_halo *h);
+
+#endif

@@ -1,0 +1,1 @@
+# files of decomp/ (sources, tests, data)

@@ -1,0 +1,1 @@
+# files of docs/ (sources, tests, data)

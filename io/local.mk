@@ -1,0 +1,1 @@
+# files of io/ (sources, tests, data)

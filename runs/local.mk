@@ -1,0 +1,1 @@
+# files of runs/ (sources, tests, data)

@@ -1,0 +1,68 @@
+/* All run parameters in one struct, read from the INI case file (rank 0 reads, all ranks
+ * parse the same broadcast text), overridden by --set, validated in one place.  The key
+ * names are efsi's public interface: docs/case-file.md documents every key and default. */
+#ifndef EFSI_CONFIG_H
+#define EFSI_CONFIG_H
+
+#include <stddef.h>
+
+enum { BOUNDARY_PERIODIC = 0, BOUNDARY_WALL = 1 };
+enum { DRIVE_PRESSURE = 0, DRIVE_FLOWRATE = 1 };
+enum { PRESSURE_ACM = 0, PRESSURE_SMAC = 1 };
+enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1 };
+
+#define EFSI_NAME_LEN 128
+#define EFSI_PATH_LEN 4096
+
+typedef struct {
+  char file[EFSI_PATH_LEN];      /* the case file, for messages */
+  char name[EFSI_NAME_LEN];      /* case.name */
+
+  int cells[3];                  /* grid.cells */
+  double length[3];              /* grid.length */
+  int ranks[3];                  /* grid.ranks (0 = MPI_Dims_create) */
+
+  int boundary[3];               /* [0] always periodic; boundary.y, boundary.z */
+  double wall_u[3][2];           /* boundary.{y,z}_{lo,hi}_u: wall speed amplitude in x */
+  double wall_omega;             /* boundary.wall_omega */
+
+  double density, viscosity;     /* fluid.density, fluid.viscosity */
+
+  int drive_mode;                /* drive.mode */
+  double pressure_gradient;      /* drive.pressure_gradient: body force per volume in +x */
+  double bulk_velocity;          /* drive.bulk_velocity (flowrate mode) */
+
+  int pressure_method;           /* pressure.method */
+
+  int dt_auto;                   /* time.dt = auto */
+  double dt;                     /* time.dt when fixed */
+  double safety;                 /* time.safety */
+  int unsafe;                    /* time.unsafe */
+  long steps;                    /* time.steps (-1 = not given) */
+  double end_time;               /* time.end_time (negative = not given) */
+
+  unsigned long seed;            /* init.seed */
+  double interface_width;        /* init.interface_width (cells) */
+  int init_flow;                 /* init.flow */
+  double flow_amplitude;         /* init.flow_amplitude */
+
+  long fields_every;             /* output.fields_every (0 = at the end only) */
+  long diagnostics_every;        /* output.diagnostics_every */
+  long restart_every;            /* output.restart_every (0 = at the end only) */
+
+  double peak_gflops;            /* performance.peak_gflops (0 = not given) */
+} efsi_config;
+
+/* Fill every key with its documented default. */
+void config_defaults(efsi_config *c);
+
+/* Parse INI text (the whole case file) named file, then apply the "section.key=value"
+ * overrides.  On error returns nonzero and writes a one-line message naming the file, line
+ * and key and the allowed range into err (MPI-free: the caller broadcasts the text). */
+int config_parse(efsi_config *c, const char *file, const char *text,
+                 const char *const *overrides, int n_overrides, char *err, size_t errlen);
+
+/* Checks that need the number of ranks (process grid against the grid).  Same contract. */
+int config_validate_ranks(const efsi_config *c, int nranks, char *err, size_t errlen);
+
+#endif

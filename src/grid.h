@@ -1,0 +1,47 @@
+/* The grid: global and local sizes, spacings, offsets and the one memory layout of every
+ * field.  Cell (i,j,k) has its centre at ((i+1/2)hx, (j+1/2)hy, (k+1/2)hz); u(i,j,k) sits on
+ * its west face, v on its south face, w on its bottom face.  Indices are local: owned cells
+ * are 0 <= i < n[0], halos reach -EFSI_HALO .. n+EFSI_HALO-1.  Arrays are structure of arrays,
+ * x fastest, 64-byte aligned; grid_index() is the only place that knows the layout. */
+#ifndef EFSI_GRID_H
+#define EFSI_GRID_H
+
+#include <stddef.h>
+
+#define EFSI_HALO 3          /* sleeve width: WENO5 needs three cells */
+#define EFSI_ALIGN 64        /* bytes */
+
+typedef struct {
+  int global_n[3];           /* Nx, Ny, Nz */
+  double length[3];          /* Lx, Ly, Lz */
+  double h[3], inv_h[3];     /* spacings and their inverses */
+  int n[3];                  /* owned cells on this rank */
+  int offset[3];             /* global index of this rank's first owned cell */
+  int wall_lo[3], wall_hi[3];/* 1 where this rank's low/high side is a physical wall */
+  ptrdiff_t stride[3];       /* 1, row stride, plane stride (row padded to EFSI_ALIGN) */
+  size_t size;               /* doubles per field, halos and padding included */
+} efsi_grid;
+
+/* Fill the layout of a local block of n cells at offset within a global grid. */
+void grid_init(efsi_grid *g, const int global_n[3], const double length[3],
+               const int n[3], const int offset[3], const int wall_lo[3], const int wall_hi[3]);
+
+/* Linear index of local point (i,j,k); halos have negative or >= n indices. */
+static inline ptrdiff_t grid_index(const efsi_grid *g, int i, int j, int k)
+{
+  return (ptrdiff_t)(i + EFSI_HALO) + g->stride[1] * (j + EFSI_HALO)
+       + g->stride[2] * (k + EFSI_HALO);
+}
+
+/* First updated index of the velocity component normal to direction d: a wall face at the
+ * low side of the domain (index 0) holds zero normal velocity and is never updated. */
+static inline int grid_face_start(const efsi_grid *g, int d) { return g->wall_lo[d] ? 1 : 0; }
+
+/* 64-byte aligned, zero-filled field of g->size doubles; NULL on failure. */
+double *field_alloc(const efsi_grid *g);
+void field_free(double *f);
+
+/* Number of owned cells on this rank. */
+static inline size_t grid_cells(const efsi_grid *g) { return (size_t)g->n[0] * g->n[1] * g->n[2]; }
+
+#endif

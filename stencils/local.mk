@@ -1,0 +1,1 @@
+# files of stencils/ (sources, tests, data)

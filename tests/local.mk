@@ -1,0 +1,13 @@
+# Test programs: name them tests/test_<what>, ending in _mpi to run on 1, 2, 4 and 8 ranks.
+# Each directory's local.mk adds its own tests; this file holds the shared pieces.
+noinst_LIBRARIES += tests/libmpicheck.a
+tests_libmpicheck_a_SOURCES = tests/mpi_check.c tests/mpi_check.h
+tests_libmpicheck_a_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+TEST_LIBS = tests/libmpicheck.a $(EFSI_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/run-test tests/environment.sh
+
+check_PROGRAMS += tests/test_grid
+TESTS += tests/test_grid
+tests_test_grid_SOURCES = tests/test_grid.c
+tests_test_grid_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_grid_LDADD = $(TEST_LIBS)

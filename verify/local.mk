@@ -1,0 +1,1 @@
+# files of verify/ (sources, tests, data)
