@@ -1,2 +1,176 @@
-/* efsi: placeholder entry point replaced by the driver. */
-int main(void) { return 0; }
+/* efsi: full-Eulerian fluid-structure interaction solver for blood flow at the cellular
+ * scale.  mpirun -np N efsi [options] CASE.ini
+ * The entry point: command line, case file (read on rank 0, broadcast, parsed and
+ * validated everywhere before any allocation: bad input exits with status 2), process
+ * grid, time step, output directory, then the run. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#if defined(EFSI_DEBUG) && defined(HAVE_FEENABLEEXCEPT)
+#include <fenv.h>
+#endif
+
+#include "config.h"
+#include "cli.h"
+#include "decomp.h"
+#include "errors.h"
+#include "output.h"
+#include "run.h"
+#include "timestep.h"
+
+/* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
+static int input_error(int rank, const char *message)
+{
+  if (rank == 0) fprintf(stderr, "efsi: error: %s\n", message);
+  MPI_Finalize();
+  return EFSI_EXIT_INPUT;
+}
+
+/* Rank 0 reads the case file; every rank receives the text (NULL on failure, err set). */
+static char *broadcast_case_text(int rank, const char *path, char *err, size_t errlen)
+{
+  char *text = NULL;
+  long length = -1;
+  if (rank == 0 && read_text_file(path, &text, err, errlen) == 0) length = (long)strlen(text);
+  MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG, 0, MPI_COMM_WORLD));
+  if (length < 0) {
+    MPI_CHECK(MPI_Bcast(err, (int)errlen, MPI_CHAR, 0, MPI_COMM_WORLD));
+    free(text);
+    return NULL;
+  }
+  if (rank != 0) text = malloc((size_t)length + 1);
+  if (!text) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
+  MPI_CHECK(MPI_Bcast(text, (int)length + 1, MPI_CHAR, 0, MPI_COMM_WORLD));
+  return text;
+}
+
+/* Memory the run will hold, per rank, in bytes: the fields of the state and of the solver
+ * (halos and row padding included) and the halo buffers. */
+static double memory_estimate(const efsi_config *c, const efsi_grid *g)
+{
+  const int state_fields = 4, solver_fields = 13;
+  double bytes = (double)(state_fields + solver_fields) * g->size * sizeof(double);
+  const double faces = 2.0 * ((double)(g->n[1] + 6) * (g->n[2] + 6) + (double)(g->n[0] + 6) * (g->n[2] + 6)
+                              + (double)(g->n[0] + 6) * (g->n[1] + 6));
+  bytes += 2.0 * 4 * EFSI_HALO * faces * sizeof(double);   /* send + receive, 4 fields */
+  if (c->pressure_method == PRESSURE_SMAC) bytes += 3.0 * grid_cells(g) * sizeof(double);
+  return bytes;
+}
+
+static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+                          const efsi_timestep *ts, int check)
+{
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  static const char *const bc[2] = {"periodic", "wall"};
+  printf("efsi %s: case %s (%s)\n", PACKAGE_VERSION, c->name, c->file);
+  printf("  grid %d x %d x %d cells, %g x %g x %g, y %s, z %s\n", c->cells[0], c->cells[1],
+         c->cells[2], c->length[0], c->length[1], c->length[2], bc[c->boundary[1]],
+         bc[c->boundary[2]]);
+  printf("  %d ranks as %d x %d x %d, %d x %d x %d cells each, %d threads per rank\n", d->size,
+         d->dims[0], d->dims[1], d->dims[2], g->n[0], g->n[1], g->n[2], threads);
+  printf("  pressure: %s; drive: %s\n", c->pressure_method == PRESSURE_ACM ? "acm" : "smac",
+         c->drive_mode == DRIVE_PRESSURE ? "pressure gradient" : "flow rate");
+  printf("  dt = %.6g (%s); limits:", ts->dt, c->dt_auto ? "auto" : "fixed");
+  for (int l = 0; l < LIMIT_COUNT; l++)
+    if (ts->limit[l] < 1e300) printf(" %s %.4g%s;", timestep_limit_name(l), ts->limit[l],
+                                     l == ts->binding ? " (binds)" : "");
+  printf(" U = %.4g\n", ts->velocity_scale);
+  if (check) {
+    const double bytes = memory_estimate(c, g);
+    printf("  memory: %.1f MiB per rank, %.0f bytes per cell\n", bytes / 1048576.0,
+           bytes / grid_cells(g));
+  }
+  fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+  int provided = 0, rank = 0, size = 1;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+#if defined(EFSI_DEBUG) && defined(HAVE_FEENABLEEXCEPT)
+  feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW);
+#endif
+
+  char err[2048] = "";
+  efsi_cli cli;
+  if (cli_parse(argc, argv, &cli, err, sizeof err)) {
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
+  if (cli.help || cli.version) {
+    if (rank == 0) {
+      if (cli.help) cli_usage(stdout);
+      else printf("efsi %s\n", PACKAGE_VERSION);
+    }
+    cli_free(&cli);
+    MPI_Finalize();
+    return 0;
+  }
+
+  char *text = broadcast_case_text(rank, cli.case_file, err, sizeof err);
+  if (!text) {
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
+  static efsi_config cfg;
+  config_defaults(&cfg);
+  int bad = config_parse(&cfg, cli.case_file, text, cli.overrides, cli.n_overrides, err, sizeof err);
+  free(text);
+  if (!bad && cli.steps > 0) cfg.steps = cli.steps;
+  if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
+  efsi_timestep ts;
+  if (!bad) bad = timestep_choose(&cfg, &ts, err, sizeof err);
+  efsi_decomp d;
+  if (!bad) {
+    const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
+    char why[1024] = "";
+    if (decomp_create(&d, MPI_COMM_WORLD, cfg.cells, cfg.ranks, periodic, why, sizeof why)) {
+      snprintf(err, sizeof err, "%s: %s", cfg.file, why);
+      bad = 1;
+    }
+  }
+  if (bad) {
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
+
+  efsi_grid g;
+  decomp_grid(&d, cfg.cells, cfg.length, &g);
+  if (rank == 0) print_summary(&cfg, &d, &g, &ts, cli.check);
+  if (cli.check) {
+    if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
+    decomp_free(&d);
+    cli_free(&cli);
+    MPI_Finalize();
+    return 0;
+  }
+
+  char dir[EFSI_PATH_LEN];
+  if (cli.output_dir) snprintf(dir, sizeof dir, "%s", cli.output_dir);
+  else snprintf(dir, sizeof dir, "out/%s", cfg.name);
+  int refused = 0;
+  if (rank == 0) refused = output_prepare(dir, cli.restart_file != NULL, err, sizeof err);
+  MPI_CHECK(MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  if (refused) {
+    MPI_CHECK(MPI_Bcast(err, (int)sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD));
+    decomp_free(&d);
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
+  if (rank == 0) printf("  output: %s\n", dir);
+
+  const int status = run(&cfg, &d, &ts, dir, cli.restart_file);
+  decomp_free(&d);
+  cli_free(&cli);
+  MPI_Finalize();
+  return status;
+}

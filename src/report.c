@@ -1,0 +1,70 @@
+/* Performance report (see report.h).  GFLOP/s of a kernel family = counted operations per
+ * cell (timers.c) x cells x steps / its time; % of peak against performance.peak_gflops
+ * (the whole machine's peak in GFLOP/s, e.g. from verify/bench) when the case gives it. */
+#include "report.h"
+
+#include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "reduce.h"
+
+void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+                        const efsi_timers *t, long steps, double seconds, const char *dir)
+{
+  double slowest[TIMER_COUNT + 1];
+  for (int k = 0; k < TIMER_COUNT; k++) slowest[k] = t->seconds[k];
+  slowest[TIMER_COUNT] = seconds;
+  global_max(d, slowest, TIMER_COUNT + 1);
+  if (d->rank != 0) return;
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+  const double total = slowest[TIMER_COUNT];
+  const double per_step = steps > 0 ? total / steps : 0.0;
+  const double mcups = total > 0 ? cells * steps / total * 1e-6 : 0.0;
+  double flops = 0.0;
+  for (int k = 0; k < TIMER_COUNT; k++) flops += timer_flops_per_cell(k);
+  const double gflops = total > 0 ? flops * cells * steps / total * 1e-9 : 0.0;
+
+  printf("\nperformance: %.0f cells, %ld steps, %d ranks x %d threads\n", cells, steps,
+         d->size, threads);
+  printf("  %.4g s per step, %.4g M cell-updates/s, %.4g GFLOP/s", per_step, mcups, gflops);
+  if (c->peak_gflops > 0) printf(" (%.3g %% of %.4g GFLOP/s peak)", 100 * gflops / c->peak_gflops, c->peak_gflops);
+  printf("\n  %-14s %10s %7s %11s %9s\n", "kernel", "seconds", "share", "flop/cell", "GFLOP/s");
+  for (int k = 0; k < TIMER_COUNT; k++) {
+    const double s = slowest[k];
+    const double kf = timer_flops_per_cell(k);
+    printf("  %-14s %10.4g %6.1f%% %11.0f %9.4g\n", timer_name(k), s,
+           total > 0 ? 100 * s / total : 0.0, kf, s > 0 ? kf * cells * steps / s * 1e-9 : 0.0);
+  }
+
+  char path[EFSI_PATH_LEN + 32];
+  snprintf(path, sizeof path, "%s/performance.json", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "efsi: warning: cannot write %s\n", path);
+    return;
+  }
+  fprintf(f, "{\n  \"case\": \"%s\",\n  \"cells\": %.0f,\n  \"steps\": %ld,\n", c->name, cells, steps);
+  fprintf(f, "  \"ranks\": %d,\n  \"process_grid\": [%d, %d, %d],\n  \"threads\": %d,\n",
+          d->size, d->dims[0], d->dims[1], d->dims[2], threads);
+  fprintf(f, "  \"seconds\": %.6g,\n  \"seconds_per_step\": %.6g,\n", total, per_step);
+  fprintf(f, "  \"mcell_updates_per_second\": %.6g,\n  \"gflops\": %.6g,\n", mcups, gflops);
+  if (c->peak_gflops > 0) fprintf(f, "  \"peak_gflops\": %.6g,\n  \"percent_of_peak\": %.6g,\n",
+                                  c->peak_gflops, 100 * gflops / c->peak_gflops);
+  fprintf(f, "  \"kernels\": {\n");
+  for (int k = 0; k < TIMER_COUNT; k++) {
+    const double s = slowest[k], kf = timer_flops_per_cell(k);
+    const double kg = s > 0 ? kf * cells * steps / s * 1e-9 : 0.0;
+    fprintf(f, "    \"%s\": {\"seconds\": %.6g, \"share\": %.6g, \"flops_per_cell\": %.6g, "
+               "\"gflops\": %.6g", timer_name(k), s, total > 0 ? s / total : 0.0, kf, kg);
+    if (c->peak_gflops > 0) fprintf(f, ", \"percent_of_peak\": %.6g", 100 * kg / c->peak_gflops);
+    fprintf(f, "}%s\n", k + 1 < TIMER_COUNT ? "," : "");
+  }
+  fprintf(f, "  }\n}\n");
+  fclose(f);
+}

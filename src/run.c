@@ -1,0 +1,185 @@
+/* The time loop (see run.h).  Output cadence: diagnostics every output.diagnostics_every
+ * steps, fields and restart every output.fields_every / output.restart_every steps (0: at
+ * the end only); the last step always writes fields, a restart file and a diagnostics row.
+ * Restart files are never deleted, so a run that blows up keeps its last good one. */
+#include "run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "diagnostics.h"
+#include "errors.h"
+#include "fields.h"
+#include "init.h"
+#include "output.h"
+#include "report.h"
+#include "restart.h"
+#include "solver.h"
+#include "state.h"
+
+/* True when step/time have reached the end of the run's history. */
+static int finished(const efsi_config *c, const efsi_state *s, double dt)
+{
+  if (c->steps >= 0 && s->step >= c->steps) return 1;
+  /* the step that lands within a small fraction of dt of end_time is the last one */
+  if (c->end_time > 0 && s->time >= c->end_time - 1e-6 * dt) return 1;
+  return 0;
+}
+
+static int due(long every, long step) { return every > 0 && step % every == 0; }
+
+typedef struct {
+  const efsi_config *c;
+  efsi_decomp *d;
+  efsi_solver *sv;
+  efsi_state *s;
+  const char *dir;
+  char last_restart[EFSI_PATH_LEN + 64];
+  long fields_step, restart_step, diagnostics_step;   /* last step written */
+} output_state;
+
+static void write_fields(output_state *o)
+{
+  char path[EFSI_PATH_LEN + 64];
+  if (output_path(path, sizeof path, o->dir, "fields", o->s->step))
+    efsi_abort(EFSI_EXIT_RUNTIME, "output path too long in %s", o->dir);
+  timer_start(&o->sv->timers, TIMER_IO);
+  fields_write(path, o->s, o->d, o->c->name);
+  timer_stop(&o->sv->timers, TIMER_IO);
+  o->fields_step = o->s->step;
+}
+
+static void write_restart(output_state *o)
+{
+  timer_start(&o->sv->timers, TIMER_IO);
+  restart_write(o->dir, o->s, o->d);
+  timer_stop(&o->sv->timers, TIMER_IO);
+  output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
+  o->restart_step = o->s->step;
+}
+
+/* Returns the advective ratio dt / (advective limit at the measured u_max). */
+static double write_diagnostics(output_state *o, double seconds)
+{
+  efsi_diagnostics row;
+  memset(&row, 0, sizeof row);
+  diagnose(o->sv, o->s, &row);
+  row.wall_seconds = seconds;
+  if (o->d->rank == 0) {
+    timer_start(&o->sv->timers, TIMER_IO);
+    diagnostics_write(&row);
+    timer_stop(&o->sv->timers, TIMER_IO);
+  }
+  o->diagnostics_step = o->s->step;
+  return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
+}
+
+/* Collective: stop with a diagnosis of where the state went wrong. */
+static int blow_up(output_state *o, const char *why)
+{
+  char field[8] = "";
+  int at[3] = {0, 0, 0};
+  const int nonfinite = locate_point(o->d, o->s, 0, field, at);
+  if (!nonfinite) locate_point(o->d, o->s, 1, field, at);
+  if (o->d->rank == 0) {
+    const efsi_grid *g = &o->s->grid;
+    fprintf(stderr, "efsi: error: the run blew up at step %ld, t = %.6g: %s\n", o->s->step,
+            o->s->time, why);
+    fprintf(stderr, "efsi: error: %s %s at cell (%d, %d, %d), near (%.4g, %.4g, %.4g)\n",
+            nonfinite ? "first non-finite value:" : "largest speed:", field, at[0], at[1],
+            at[2], (at[0] + 0.5) * g->h[0], (at[1] + 0.5) * g->h[1], (at[2] + 0.5) * g->h[2]);
+    if (o->last_restart[0])
+      fprintf(stderr, "efsi: error: last good restart file: %s\n", o->last_restart);
+    else
+      fprintf(stderr, "efsi: error: no restart file was written before (set output.restart_every)\n");
+  }
+  return EFSI_EXIT_BLOWUP;
+}
+
+int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
+        const char *restart_file)
+{
+  efsi_grid g;
+  decomp_grid(d, c->cells, c->length, &g);
+  efsi_state s;
+  efsi_solver sv;
+  if (state_alloc(&s, &g, 0, NULL) || solver_create(&sv, c, d, &g, ts->dt))
+    efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
+
+  int status = 0;
+  if (restart_file) {
+    char err[1024] = "";
+    int bad = restart_read(restart_file, &s, d, err, sizeof err);
+    int any = 0;
+    MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, d->comm));
+    if (any) {
+      if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err[0] ? err : restart_file);
+      status = EFSI_EXIT_INPUT;
+      goto done;
+    }
+  } else {
+    init_flow(c, &s);
+  }
+  solver_fill_halos(&sv, &s);
+
+  output_state o = {.c = c, .d = d, .sv = &sv, .s = &s, .dir = dir,
+                    .fields_step = -1, .restart_step = -1, .diagnostics_step = -1};
+  if (restart_file) {
+    snprintf(o.last_restart, sizeof o.last_restart, "%s", restart_file);
+    o.restart_step = s.step;
+  }
+  {
+    char err[1024] = "";
+    int failed = d->rank == 0 ? diagnostics_open(dir, restart_file ? s.step : -1, err, sizeof err) : 0;
+    MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
+    if (failed) {
+      if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
+      status = EFSI_EXIT_RUNTIME;
+      goto done;
+    }
+  }
+  const long first_step = s.step;
+  if (!restart_file) {
+    write_diagnostics(&o, 0.0);
+    if (c->fields_every > 0) write_fields(&o);
+  }
+
+  const double start = MPI_Wtime();
+  while (!finished(c, &s, sv.dt)) {
+    if (solver_step(&sv, &s)) {
+      status = blow_up(&o, "the global sums of the pressure step are not finite");
+      break;
+    }
+    const int last = finished(c, &s, sv.dt);
+    if (due(c->diagnostics_every, s.step) || last) {
+      const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
+      if (!isfinite(ratio)) {
+        status = blow_up(&o, "non-finite velocity");
+        break;
+      }
+      if (ratio > 1.0 && !c->unsafe) {
+        char why[256];
+        snprintf(why, sizeof why, "the speed has left the stable range of dt = %.4g "
+                 "(dt is %.3g times the advective limit; lower time.dt or time.safety)",
+                 sv.dt, ratio);
+        status = blow_up(&o, why);
+        break;
+      }
+    }
+    if (due(c->fields_every, s.step) || last) write_fields(&o);
+    if (due(c->restart_every, s.step) || last) write_restart(&o);
+  }
+  const double seconds = MPI_Wtime() - start;
+  if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
+    if (o.fields_step != s.step) write_fields(&o);
+    if (o.restart_step != s.step) write_restart(&o);
+  }
+  if (d->rank == 0) diagnostics_close();
+  if (status == 0) report_performance(c, d, &g, &sv.timers, s.step - first_step, seconds, dir);
+done:
+  solver_free(&sv);
+  state_free(&s);
+  return status;
+}

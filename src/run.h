@@ -1,0 +1,17 @@
+/* The run: allocate, initialise or restart, step until time.steps or time.end_time, write
+ * diagnostics, fields and restart files, stop with a diagnosis when the run blows up. */
+#ifndef EFSI_RUN_H
+#define EFSI_RUN_H
+
+#include "config.h"
+#include "decomp.h"
+#include "timestep.h"
+
+enum { EFSI_EXIT_BLOWUP = 3 };   /* non-finite values or the stable range left */
+
+/* Collective.  Returns the exit status: 0, EFSI_EXIT_INPUT (unreadable or mismatched
+ * restart file) or EFSI_EXIT_BLOWUP. */
+int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
+        const char *restart_file);
+
+#endif

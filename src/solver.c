@@ -1,0 +1,231 @@
+/* One time step of the fluid (DESIGN.md section 3), first order in time:
+ *   v*      = v^N + dt (-v.grad v + div(2 mu dev D)/rho + f e_x/rho - grad p^N/rho)
+ *   D*      = rho div v*
+ *   ACM:  (a, b) minimise <(D* + a lap D* + b lap p^N)^2>, b >= 0, from ONE reduction;
+ *         dp = -(b p^N + a D*)/dt,  p^{N+1} = p^N + dp - <p^N + dp>
+ *   SMAC: lap dp = D* / dt exactly (FFT/DCT + tridiagonal),  p^{N+1} = p^N + dp
+ *   v^{N+1} = v* - (dt/rho) grad dp
+ * In flow-rate mode the drive f is set after the reduction so that <u^{N+1}> is the bulk
+ * velocity: D* does not depend on a uniform shift of u, so the same reduction serves. */
+#include "solver.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boundary.h"
+#include "errors.h"
+#include "operators.h"
+#include "poisson_fft.h"
+#include "projection.h"
+#include "reduce.h"
+#include "stress.h"
+#include "weno5.h"
+
+int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
+                  double dt)
+{
+  memset(sv, 0, sizeof *sv);
+  sv->cfg = c;
+  sv->decomp = d;
+  sv->dt = dt;
+  double **arrays[] = {&sv->fu, &sv->fv, &sv->fw, &sv->stress[0], &sv->stress[1],
+                       &sv->stress[2], &sv->stress[3], &sv->stress[4], &sv->stress[5],
+                       &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};
+  int failed = 0;
+  for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
+    *arrays[a] = field_alloc(g);
+    failed |= !*arrays[a];
+  }
+  sv->plane_sums = calloc((size_t)g->n[2] * (SUM_COUNT + 2), sizeof(double));
+  sv->halo = halo_create(g, d, 4);
+  failed |= !sv->plane_sums || !sv->halo;
+  if (!failed && c->pressure_method == PRESSURE_SMAC) {
+    sv->poisson = poisson_create(g, d);
+    failed |= !sv->poisson;
+  }
+  timers_reset(&sv->timers);
+  if (failed) solver_free(sv);
+  return failed;
+}
+
+void solver_free(efsi_solver *sv)
+{
+  double *arrays[] = {sv->fu, sv->fv, sv->fw, sv->stress[0], sv->stress[1], sv->stress[2],
+                      sv->stress[3], sv->stress[4], sv->stress[5], sv->div, sv->lap_div,
+                      sv->lap_p, sv->dp};
+  for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) field_free(arrays[a]);
+  free(sv->plane_sums);
+  if (sv->halo) halo_free(sv->halo);
+  if (sv->poisson) poisson_free(sv->poisson);
+  memset(sv, 0, sizeof *sv);
+}
+
+void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
+{
+  const double factor = c->wall_omega != 0.0 ? sin(c->wall_omega * t) : 1.0;
+  for (int d = 0; d < 3; d++)
+    for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
+}
+
+/* Exchange and wall layers of the velocity at time t. */
+static void fill_velocity(efsi_solver *sv, efsi_state *s, double t, int width)
+{
+  double u_wall[3][2];
+  solver_wall_velocity(sv->cfg, t, u_wall);
+  double *vel[3] = {s->u, s->v, s->w};
+  timer_start(&sv->timers, TIMER_HALO);
+  halo_exchange(sv->halo, vel, 3, width);
+  boundary_velocity(&s->grid, s->u, s->v, s->w, u_wall, width);
+  timer_stop(&sv->timers, TIMER_HALO);
+}
+
+/* Exchange and even wall reflection of cell-centred fields. */
+static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n, int width)
+{
+  timer_start(&sv->timers, TIMER_HALO);
+  halo_exchange(sv->halo, f, n, width);
+  for (int m = 0; m < n; m++) boundary_even(g, f[m], width);
+  timer_stop(&sv->timers, TIMER_HALO);
+}
+
+void solver_fill_halos(efsi_solver *sv, efsi_state *s)
+{
+  fill_velocity(sv, s, s->time, EFSI_HALO);
+  fill_scalars(sv, &s->grid, &s->p, 1, 1);
+}
+
+int acm_parameters(double A1, double A2, double A3, double B1, double B2, double *a, double *b)
+{
+  *a = 0.0;
+  *b = 0.0;
+  /* A2 = <(lap D*)^2> = 0 means D* is uniform (zero for a periodic or walled box): nothing
+   * to project, e.g. a fluid at rest under a uniform force.  A1 = <|grad D*|^2> >= 0. */
+  if (!(A2 > 0.0) || !(A1 > 0.0)) return 1;
+  const double den = A2 * A3 - B2 * B2;
+  /* The 2x2 system is used only when it is safely non-singular (Cauchy-Schwarz makes den
+   * >= 0; near-parallel lap D* and lap p leave it to round-off) and gives b >= 0, a > 0. */
+  if (den > 1e-12 * A2 * A3) {
+    const double aa = (A1 * A3 + B1 * B2) / den;
+    const double bb = -(A1 * B2 + A2 * B1) / den;
+    if (bb >= 0.0 && aa > 0.0) {
+      *a = aa;
+      *b = bb;
+      return 0;
+    }
+  }
+  *a = A1 / A2;
+  return 0;
+}
+
+/* Momentum without the new pressure: s->u,v,w <- v*, drive force `body` in x. */
+static void momentum(efsi_solver *sv, efsi_state *s, double body)
+{
+  const efsi_grid *g = &s->grid;
+  const efsi_config *c = sv->cfg;
+  double *vel[3] = {s->u, s->v, s->w};
+  double *rhs[3] = {sv->fu, sv->fv, sv->fw};
+  timer_start(&sv->timers, TIMER_ADVECTION);
+  for (int comp = 0; comp < 3; comp++)
+    advection_weno5(g, LOC_FACE_X + comp, vel[comp], s->u, s->v, s->w, rhs[comp]);
+  timer_stop(&sv->timers, TIMER_ADVECTION);
+  timer_start(&sv->timers, TIMER_STRESS);
+  stress_viscous(g, c->viscosity, s->u, s->v, s->w, sv->stress);
+  timer_stop(&sv->timers, TIMER_STRESS);
+  timer_start(&sv->timers, TIMER_DIVERGENCE);
+  stress_divergence_add(g, 1.0 / c->density, sv->stress, sv->fu, sv->fv, sv->fw);
+  for (int comp = 0; comp < 3; comp++)
+    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, rhs[comp], vel[comp]);
+  gradient_add(g, -sv->dt / c->density, s->p, s->u, s->v, s->w);
+  timer_stop(&sv->timers, TIMER_DIVERGENCE);
+}
+
+/* D* = rho div v* on owned cells, and (ACM) its halo of width 1. */
+static void divergence_star(efsi_solver *sv, efsi_state *s)
+{
+  const efsi_grid *g = &s->grid;
+  fill_velocity(sv, s, s->time + sv->dt, 1);
+  timer_start(&sv->timers, TIMER_PROJECTION);
+  divergence(g, s->u, s->v, s->w, sv->div);
+  const double rho = sv->cfg->density;
+  if (rho != 1.0)
+    for (size_t n = 0; n < g->size; n++) sv->div[n] *= rho;
+  timer_stop(&sv->timers, TIMER_PROJECTION);
+  if (sv->cfg->pressure_method == PRESSURE_ACM) fill_scalars(sv, g, &sv->div, 1, 1);
+}
+
+int solver_step(efsi_solver *sv, efsi_state *s)
+{
+  const efsi_config *c = sv->cfg;
+  const efsi_grid *g = &s->grid;
+  const double dt = sv->dt;
+  const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+  const int flowrate = c->drive_mode == DRIVE_FLOWRATE;
+
+  momentum(sv, s, flowrate ? 0.0 : c->pressure_gradient);
+  divergence_star(sv, s);
+
+  timer_start(&sv->timers, TIMER_PROJECTION);
+  if (c->pressure_method == PRESSURE_ACM) {   /* SMAC sums only D*, D*^2, p and u */
+    laplacian(g, sv->div, sv->lap_div);
+    laplacian(g, s->p, sv->lap_p);
+  }
+  double sums[SUM_COUNT];
+  acm_local_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
+  timer_stop(&sv->timers, TIMER_PROJECTION);
+
+  timer_start(&sv->timers, TIMER_ALLREDUCE);
+  global_sum(sv->decomp, sums, SUM_COUNT);
+  timer_stop(&sv->timers, TIMER_ALLREDUCE);
+  for (int k = 0; k < SUM_COUNT; k++)
+    if (!isfinite(sums[k])) return 1;
+
+  /* Flow-rate drive: the uniform force that brings <u> to the bulk velocity. */
+  if (flowrate) {
+    const double shift = c->bulk_velocity - sums[SUM_U] / cells;
+    s->drive_force = c->density * shift / dt;
+    velocity_shift(g, 0, shift, s->u);
+  } else {
+    s->drive_force = c->pressure_gradient;
+  }
+
+  efsi_step_info *info = &sv->info;
+  memset(info, 0, sizeof *info);
+  info->div2_before = sums[SUM_D2] / cells;
+  timer_start(&sv->timers, TIMER_PROJECTION);
+  if (c->pressure_method == PRESSURE_ACM) {
+    const double A1 = -sums[SUM_D_LAPD] / cells, A2 = sums[SUM_LAPD2] / cells;
+    const double A3 = sums[SUM_LAPP2] / cells, B1 = sums[SUM_D_LAPP] / cells;
+    const double B2 = sums[SUM_LAPD_LAPP] / cells;
+    double a, b;
+    info->degenerate = acm_parameters(A1, A2, A3, B1, B2, &a, &b);
+    info->a = a;
+    info->b = b;
+    info->beta = sqrt(a) / dt;
+    info->gamma = a > 0.0 ? b / a : 0.0;
+    info->div2_predicted = info->div2_before - 2.0 * a * A1 + 2.0 * b * B1 + a * a * A2
+                         + 2.0 * a * b * B2 + b * b * A3;
+    /* <p^N + dp> from the sums: dp = -(b p + a D*)/dt is linear in them. */
+    info->mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
+    /* dp on the owned cells and one halo layer: p^N and D* halos are valid, so the
+     * correction and p^{N+1} need no further exchange. */
+    pressure_increment(g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);
+    pressure_update(g, 1, info->mean_p, sv->dp, s->p);
+  } else {
+    /* lap dp = D* / dt; D* becomes the right-hand side in place. */
+    const double inv_dt = 1.0 / dt;
+    for (size_t n = 0; n < g->size; n++) sv->div[n] *= inv_dt;
+    poisson_solve(sv->poisson, sv->div, sv->dp);
+    timer_stop(&sv->timers, TIMER_PROJECTION);
+    fill_scalars(sv, g, &sv->dp, 1, 1);
+    timer_start(&sv->timers, TIMER_PROJECTION);
+    pressure_update(g, 1, 0.0, sv->dp, s->p);
+  }
+  gradient_add(g, -dt / c->density, sv->dp, s->u, s->v, s->w);
+  timer_stop(&sv->timers, TIMER_PROJECTION);
+
+  s->time += dt;
+  s->step++;
+  fill_velocity(sv, s, s->time, EFSI_HALO);
+  return 0;
+}

@@ -1,0 +1,63 @@
+/* The time step of DESIGN.md section 3 for the fluid: momentum without the new pressure,
+ * then either the adaptive artificial-compressibility update (one global reduction) or the
+ * exact SMAC projection.  The solver owns its work arrays, allocated once. */
+#ifndef EFSI_SOLVER_H
+#define EFSI_SOLVER_H
+
+#include "config.h"
+#include "decomp.h"
+#include "halo.h"
+#include "state.h"
+#include "timers.h"
+
+struct efsi_poisson;
+
+/* What the last step did, from its one reduction. */
+typedef struct {
+  double beta, gamma;        /* ACM parameters (0 when the step had nothing to project) */
+  double a, b;               /* (beta dt)^2 and a gamma */
+  double div2_before;        /* <(D*)^2> */
+  double div2_predicted;     /* <(D^{N+1})^2> predicted from the sums */
+  double mean_p;             /* <p^{N+1}> before its removal */
+  int degenerate;            /* 1 when A2 = 0: dp = 0 for the step */
+} efsi_step_info;
+
+typedef struct {
+  const efsi_config *cfg;
+  efsi_decomp *decomp;
+  efsi_halo *halo;
+  struct efsi_poisson *poisson;  /* SMAC only */
+  double dt;
+  double *fu, *fv, *fw;          /* momentum right-hand side (acceleration) */
+  double *stress[6];             /* sxx, syy, szz at centres; sxy, sxz, syz on edges */
+  double *div;                   /* D* = rho div v* */
+  double *lap_div, *lap_p;       /* compact Laplacians of D* and p */
+  double *dp;                    /* pressure increment */
+  double *plane_sums;            /* per-k-plane partial sums: a fixed summation order */
+  efsi_step_info info;
+  efsi_timers timers;
+} efsi_solver;
+
+/* Allocate the work arrays.  Returns nonzero when memory runs out. */
+int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
+                  double dt);
+void solver_free(efsi_solver *sv);
+
+/* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */
+void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);
+
+/* Fill the halos (width EFSI_HALO) and wall layers of the velocity and of p (width 1) at
+ * the state's time: what every step expects on entry (after init or restart). */
+void solver_fill_halos(efsi_solver *sv, efsi_state *s);
+
+/* Advance s by one step dt (ACM or SMAC by pressure.method).  On entry and on return the
+ * velocity halos (width 3) and p halos (width 1) are valid.  Returns nonzero when the
+ * global sums are not finite (the caller diagnoses the blow-up). */
+int solver_step(efsi_solver *sv, efsi_state *s);
+
+/* (a, b) minimising <(D + a X + b Y)^2> with b >= 0 from the five sums of DESIGN.md
+ * section 3 (A1 = -<D X>, A2 = <X^2>, A3 = <Y^2>, B1 = <D Y>, B2 = <X Y>); a = b = 0 when
+ * there is nothing to project.  Returns 1 in that degenerate case. */
+int acm_parameters(double A1, double A2, double A3, double B1, double B2, double *a, double *b);
+
+#endif

@@ -1,0 +1,32 @@
+/* Wall-clock time per kernel family, for the performance table and performance.json.
+ * The families are those of the paper's Table 1; flop counts per cell and per call are
+ * documented in docs/performance.md and kept in timers.c next to the names. */
+#ifndef EFSI_TIMERS_H
+#define EFSI_TIMERS_H
+
+enum {
+  TIMER_ADVECTION = 0,   /* WENO5 advection of the velocity components */
+  TIMER_STRESS,          /* stress tensor on centres and edges */
+  TIMER_DIVERGENCE,      /* stress divergence and velocity update */
+  TIMER_PROJECTION,      /* D*, Laplacians, sums, dp, pressure and velocity correction */
+  TIMER_HALO,            /* halo exchange and boundary layers */
+  TIMER_ALLREDUCE,       /* global reductions */
+  TIMER_IO,              /* NetCDF and CSV output */
+  TIMER_COUNT
+};
+
+typedef struct {
+  double seconds[TIMER_COUNT];
+  double started[TIMER_COUNT];
+  long calls[TIMER_COUNT];
+} efsi_timers;
+
+void timers_reset(efsi_timers *t);
+void timer_start(efsi_timers *t, int which);
+void timer_stop(efsi_timers *t, int which);
+const char *timer_name(int which);
+/* Floating-point operations per owned cell for one step of this kernel family
+ * (add, multiply, divide, sqrt = 1; FMA = 2), counted from the source. */
+double timer_flops_per_cell(int which);
+
+#endif
