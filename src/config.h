@@ -65,4 +65,8 @@ int config_parse(efsi_config *c, const char *file, const char *text,
 /* Checks that need the number of ranks (process grid against the grid).  Same contract. */
 int config_validate_ranks(const efsi_config *c, int nranks, char *err, size_t errlen);
 
+/* Where "section.key" got its value in the last successful config_parse of c's file:
+ * "FILE:LINE", "--set section.key=value", or FILE when the key kept its default. */
+const char *config_where(const efsi_config *c, const char *key);
+
 #endif

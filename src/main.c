@@ -134,7 +134,7 @@ int main(int argc, char **argv)
     const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
     char why[1024] = "";
     if (decomp_create(&d, MPI_COMM_WORLD, cfg.cells, cfg.ranks, periodic, why, sizeof why)) {
-      snprintf(err, sizeof err, "%s: %s", cfg.file, why);
+      snprintf(err, sizeof err, "%.1000s: %s", config_where(&cfg, "grid.ranks"), why);
       bad = 1;
     }
   }

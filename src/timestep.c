@@ -74,7 +74,7 @@ int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t e
     snprintf(err, errlen,
              "%s: time.dt: %g is above the stable limit %g (%s, U = %g); "
              "lower it, use time.dt = auto, or set time.unsafe = true",
-             c->file, c->dt, limit, limit_names[ts->binding], u);
+             config_where(c, "time.dt"), c->dt, limit, limit_names[ts->binding], u);
     return 1;
   }
   return 0;

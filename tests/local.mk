@@ -11,3 +11,18 @@ TESTS += tests/test_grid
 tests_test_grid_SOURCES = tests/test_grid.c
 tests_test_grid_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_grid_LDADD = $(TEST_LIBS)
+
+# Whole-solver tests share tests/fluid_case.c.
+noinst_LIBRARIES += tests/libfluidcase.a
+tests_libfluidcase_a_SOURCES = tests/fluid_case.c tests/fluid_case.h
+FLUID_TEST_LIBS = tests/libfluidcase.a $(TEST_LIBS)
+
+check_PROGRAMS += tests/test_invariance_mpi
+TESTS += tests/test_invariance_mpi
+tests_test_invariance_mpi_SOURCES = tests/test_invariance_mpi.c
+tests_test_invariance_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_invariance_mpi_LDADD = $(FLUID_TEST_LIBS)
+
+# Whole-program tests of the efsi binary.
+TESTS += tests/test_restart_run.sh tests/test_input_errors.sh
+EXTRA_DIST += tests/test_restart_run.sh tests/test_input_errors.sh

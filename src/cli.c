@@ -1,0 +1,191 @@
+/* The command line of efsi (DESIGN.md section 8) read by a plain loop over argv: each
+ * option either stands alone (--check) or takes the next argument or its own "=VALUE"
+ * (--set=a.b=1); the first argument that is not an option is the case file; "--" ends
+ * the options.  Also the whole-file reader the driver uses for the case file. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_usage(FILE *out)
+{
+  fputs("usage: efsi [options] CASE.ini\n"
+        "       mpirun -np N efsi [options] CASE.ini\n"
+        "\n"
+        "options:\n"
+        "  -o DIR                   output directory (default: out/<case.name>)\n"
+        "  --set SECTION.KEY=VALUE  override a key of the case file (repeatable)\n"
+        "  --steps N                stop at step N (replaces time.steps; N > 0)\n"
+        "  --restart FILE           continue from a restart_NNNNNNNN.nc file\n"
+        "  --check                  validate the case, print the memory estimate and the\n"
+        "                           time-step limits, and exit\n"
+        "  -h, --help               print this help and exit\n"
+        "  --version                print the version and exit\n"
+        "\n"
+        "The case file's keys are documented in docs/case-file.md.  Exit status: 0 on\n"
+        "success, 1 when the run fails, 2 for bad input (command line, case file, restart).\n",
+        out);
+}
+
+void cli_free(efsi_cli *o)
+{
+  free(o->overrides);
+  o->overrides = NULL;
+  o->n_overrides = 0;
+}
+
+/* The value of option name at argv[*i]: its own "=VALUE" or the next argument. */
+static const char *option_value(int argc, char **argv, int *i, const char *name,
+                                const char *what, char *err, size_t errlen)
+{
+  const char *arg = argv[*i];
+  size_t n = strlen(name);
+  if (arg[n] == '=') return arg + n + 1;
+  if (*i + 1 >= argc) {
+    snprintf(err, errlen, "%s: missing value (expected %s)", name, what);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+/* arg is the option name alone or the name followed by "=VALUE". */
+static int is_option(const char *arg, const char *name, int takes_value)
+{
+  size_t n = strlen(name);
+  return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || (takes_value && arg[n] == '='));
+}
+
+/* Store a value-taking option, refusing an empty value and a second use. */
+static int set_once(const char **slot, const char *value, const char *name, const char *what,
+                    char *err, size_t errlen)
+{
+  if (!value) return 1;
+  if (*value == '\0') {
+    snprintf(err, errlen, "%s: expected %s, got \"\"", name, what);
+    return 1;
+  }
+  if (*slot) {
+    snprintf(err, errlen, "%s: given twice (\"%s\" and \"%s\")", name, *slot, value);
+    return 1;
+  }
+  *slot = value;
+  return 0;
+}
+
+static int parse_steps(const char *value, long *steps, char *err, size_t errlen)
+{
+  char *end;
+  errno = 0;
+  long n = value[0] >= '0' && value[0] <= '9' ? strtol(value, &end, 10) : 0;
+  if (n <= 0 || *end != '\0' || errno != 0) {
+    snprintf(err, errlen, "--steps: expected a positive integer, got \"%s\"", value);
+    return 1;
+  }
+  *steps = n;
+  return 0;
+}
+
+static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
+{
+  const char *steps_text = NULL;
+  int options_done = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (options_done || arg[0] != '-') {
+      if (o->case_file) {
+        snprintf(err, errlen, "more than one case file: \"%s\" and \"%s\" (usage: efsi "
+                 "[options] CASE.ini)", o->case_file, arg);
+        return 1;
+      }
+      o->case_file = arg;
+    } else if (strcmp(arg, "--") == 0) {
+      options_done = 1;
+    } else if (strcmp(arg, "-o") == 0) {
+      if (set_once(&o->output_dir, option_value(argc, argv, &i, "-o", "a directory", err,
+                                                errlen), "-o", "a directory", err, errlen))
+        return 1;
+    } else if (is_option(arg, "--restart", 1)) {
+      if (set_once(&o->restart_file, option_value(argc, argv, &i, "--restart",
+                                                  "a restart file", err, errlen),
+                   "--restart", "a restart file", err, errlen))
+        return 1;
+    } else if (is_option(arg, "--steps", 1)) {
+      if (set_once(&steps_text, option_value(argc, argv, &i, "--steps",
+                                             "a positive integer", err, errlen),
+                   "--steps", "a positive integer", err, errlen) ||
+          parse_steps(steps_text, &o->steps, err, errlen))
+        return 1;
+    } else if (is_option(arg, "--set", 1)) {
+      const char *value = option_value(argc, argv, &i, "--set", "section.key=value", err,
+                                       errlen);
+      if (!value) return 1;
+      o->overrides[o->n_overrides++] = value;
+    } else if (strcmp(arg, "--check") == 0) {
+      o->check = 1;
+    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      o->help = 1;
+    } else if (strcmp(arg, "--version") == 0) {
+      o->version = 1;
+    } else {
+      snprintf(err, errlen, "unknown option \"%s\" (efsi --help lists the options)", arg);
+      return 1;
+    }
+  }
+  if (!o->case_file && !o->help && !o->version) {
+    snprintf(err, errlen, "missing case file (usage: efsi [options] CASE.ini)");
+    return 1;
+  }
+  return 0;
+}
+
+int cli_parse(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
+{
+  memset(o, 0, sizeof *o);
+  o->steps = -1;
+  /* at most one override per argument */
+  o->overrides = malloc(sizeof *o->overrides * (size_t)(argc > 0 ? argc : 1));
+  if (!o->overrides) {
+    snprintf(err, errlen, "out of memory reading the command line");
+    return 1;
+  }
+  return parse_arguments(argc, argv, o, err, errlen);
+}
+
+int read_text_file(const char *path, char **text, char *err, size_t errlen)
+{
+  *text = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "cannot open \"%s\": %s", path, strerror(errno));
+    return 1;
+  }
+  size_t size = 0, capacity = 4096;
+  char *buf = malloc(capacity);
+  while (buf) {
+    size += fread(buf + size, 1, capacity - 1 - size, f);
+    if (size < capacity - 1) break;
+    char *grown = realloc(buf, 2 * capacity);
+    if (!grown) free(buf);
+    buf = grown;
+    capacity *= 2;
+  }
+  int failed = !buf || ferror(f);
+  int reason = errno;
+  fclose(f);
+  if (failed) {
+    snprintf(err, errlen, "cannot read \"%s\": %s", path, buf ? strerror(reason)
+                                                             : "out of memory");
+    free(buf);
+    return 1;
+  }
+  buf[size] = '\0';
+  if (strlen(buf) != size) {
+    snprintf(err, errlen, "cannot read \"%s\": it contains a NUL byte (not a text file)",
+             path);
+    free(buf);
+    return 1;
+  }
+  *text = buf;
+  return 0;
+}

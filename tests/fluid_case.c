@@ -1,0 +1,82 @@
+/* Test support for whole-solver tests (see fluid_case.h). */
+#include "fluid_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "init.h"
+
+void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
+                     const char *const *overrides, int n_overrides, const int *ranks)
+{
+  memset(fc, 0, sizeof *fc);
+  char err[2048];
+  config_defaults(&fc->cfg);
+  if (config_parse(&fc->cfg, "test.ini", text, overrides, n_overrides, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  if (ranks)
+    for (int d = 0; d < 3; d++) fc->cfg.ranks[d] = ranks[d];
+  if (timestep_choose(&fc->cfg, &fc->ts, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  const int periodic[3] = {1, fc->cfg.boundary[1] == BOUNDARY_PERIODIC,
+                           fc->cfg.boundary[2] == BOUNDARY_PERIODIC};
+  if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, periodic, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
+  if (state_alloc(&fc->state, &fc->grid, 0, NULL)
+      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt))
+    efsi_abort(EFSI_EXIT_RUNTIME, "test case: out of memory");
+  init_flow(&fc->cfg, &fc->state);
+  solver_fill_halos(&fc->solver, &fc->state);
+}
+
+void fluid_case_steps(fluid_case *fc, long n)
+{
+  for (long s = 0; s < n; s++)
+    if (solver_step(&fc->solver, &fc->state))
+      efsi_abort(EFSI_EXIT_RUNTIME, "test case blew up at step %ld", fc->state.step);
+}
+
+void fluid_case_close(fluid_case *fc)
+{
+  solver_free(&fc->solver);
+  state_free(&fc->state);
+  decomp_free(&fc->decomp);
+}
+
+void fluid_case_gather(const fluid_case *fc, const double *field, double *global)
+{
+  const efsi_grid *g = &fc->grid;
+  const efsi_decomp *d = &fc->decomp;
+  const size_t n = grid_cells(g);
+  /* each rank packs its block, x fastest, after its offset and size */
+  double *block = malloc((n + 6) * sizeof(double));
+  for (int c = 0; c < 3; c++) {
+    block[c] = g->offset[c];
+    block[3 + c] = g->n[c];
+  }
+  size_t at = 6;
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++)
+      for (int i = 0; i < g->n[0]; i++) block[at++] = field[grid_index(g, i, j, k)];
+  double *all = NULL;
+  if (d->rank == 0) all = malloc((n + 6) * d->size * sizeof(double));
+  /* blocks are equal in size: the grid divides evenly */
+  MPI_CHECK(MPI_Gather(block, (int)(n + 6), MPI_DOUBLE, all, (int)(n + 6), MPI_DOUBLE, 0, d->comm));
+  if (d->rank == 0) {
+    const int *N = g->global_n;
+    for (int r = 0; r < d->size; r++) {
+      const double *b = all + (size_t)r * (n + 6);
+      const int o[3] = {(int)b[0], (int)b[1], (int)b[2]}, m[3] = {(int)b[3], (int)b[4], (int)b[5]};
+      size_t q = 6;
+      for (int k = 0; k < m[2]; k++)
+        for (int j = 0; j < m[1]; j++)
+          for (int i = 0; i < m[0]; i++)
+            global[(size_t)(o[0] + i) + (size_t)N[0] * ((o[1] + j) + (size_t)N[1] * (o[2] + k))] = b[q++];
+    }
+  }
+  free(all);
+  free(block);
+}

@@ -1,0 +1,38 @@
+/* Test support: a whole fluid solver set up in-process from case-file text, on a chosen
+ * communicator and process grid, plus gathering a field to a global array on rank 0. */
+#ifndef EFSI_FLUID_CASE_H
+#define EFSI_FLUID_CASE_H
+
+#include <mpi.h>
+
+#include "config.h"
+#include "decomp.h"
+#include "solver.h"
+#include "state.h"
+#include "timestep.h"
+
+typedef struct {
+  efsi_config cfg;
+  efsi_decomp decomp;
+  efsi_grid grid;
+  efsi_state state;
+  efsi_solver solver;
+  efsi_timestep ts;
+} fluid_case;
+
+/* Parse text (INI) with the overrides, build the process grid `ranks` (NULL: from the
+ * text) on comm, allocate, initialise (init.flow) and fill the halos.  Aborts the test
+ * program with a message on any error. */
+void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
+                     const char *const *overrides, int n_overrides, const int *ranks);
+
+/* Take n steps; aborts when a step reports a blow-up. */
+void fluid_case_steps(fluid_case *fc, long n);
+
+void fluid_case_close(fluid_case *fc);
+
+/* Collective over the case's communicator: rank 0 receives the owned values of field into
+ * global (Nx*Ny*Nz doubles, x fastest; may be NULL elsewhere). */
+void fluid_case_gather(const fluid_case *fc, const double *field, double *global);
+
+#endif

@@ -1,0 +1,269 @@
+/* The case file: the defaults are the ones docs/case-file.md states, a full case parses to
+ * its values, overrides replace values, and every class of bad input is refused with one
+ * line naming the file (or the --set), the line number and the key. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "mpi_check.h"
+
+#define FILE_NAME "cases/x.ini"
+/* lines 1-5; an appended line is line 6 */
+#define MINIMAL "[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n"
+
+#define STARTS(text, prefix) (strncmp(text, prefix, strlen(prefix)) == 0)
+
+static efsi_config c;
+static char err[1024];
+
+static int parse(const char *text, const char *const *overrides, int n)
+{
+  err[0] = '\0';
+  return config_parse(&c, FILE_NAME, text, overrides, n, err, sizeof err);
+}
+
+START_TEST(documented_defaults)
+{
+  /* For every key whose default the reference gives as a value, setting that value
+   * explicitly must change nothing. */
+  FILE *doc = fopen(EFSI_TOP_SRCDIR "/docs/case-file.md", "r");
+  ck_assert_ptr_nonnull(doc);
+  efsi_config plain;
+  ck_assert_int_eq(parse(MINIMAL, NULL, 0), 0);
+  memcpy(&plain, &c, sizeof c);   /* padding included: memcmp below */
+  char row[2048];
+  int checked = 0;
+  while (fgets(row, sizeof row, doc)) {
+    char key[64], type[64], value[64];
+    if (sscanf(row, "| `%63[^`]` | %63[^|]| `%63[^`]` |", key, type, value) != 3) continue;
+    char override[160];
+    snprintf(override, sizeof override, "%s=%s", key, value);
+    const char *ov[] = {override};
+    ck_assert_msg(parse(MINIMAL, ov, 1) == 0, "%s: %s", override, err);
+    ck_assert_msg(memcmp(&c, &plain, sizeof c) == 0, "%s is not the default", override);
+    checked++;
+  }
+  fclose(doc);
+  ck_assert_int_ge(checked, 20);
+  /* and the ones the code and the design name directly */
+  ck_assert_int_eq(plain.boundary[0], BOUNDARY_PERIODIC);
+  ck_assert_int_eq(plain.boundary[1], BOUNDARY_WALL);
+  ck_assert_int_eq(plain.boundary[2], BOUNDARY_PERIODIC);
+  ck_assert(plain.dt_auto && plain.safety == 0.5 && !plain.unsafe);
+  ck_assert(plain.density == 1 && plain.viscosity == 1 && plain.seed == 1);
+  ck_assert(plain.end_time < 0 && plain.diagnostics_every == 10);
+  ck_assert_str_eq(plain.name, "x");
+  ck_assert_str_eq(plain.file, FILE_NAME);
+  ck_assert(parse("[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nend_time = 2\n", NULL,
+                  0) == 0 && c.steps == -1 && c.end_time == 2);
+  config_parse(&c, "runs/deep/poiseuille.ini", MINIMAL, NULL, 0, err, sizeof err);
+  ck_assert_str_eq(c.name, "poiseuille");
+}
+END_TEST
+
+START_TEST(full_case)
+{
+  const char *text =
+      "\xEF\xBB\xBF# every key\n"
+      "[case]\nname = couette-2\n"
+      "[grid]\n"
+      "cells = 16 32 8   # Nx Ny Nz\n"
+      "length: 2 4 1.5e0 ; Lx Ly Lz\n"
+      "ranks = 2 0 1\n"
+      "\n"
+      "  # an indented comment is a comment\n"
+      "[boundary]\ny = wall\nz = wall\ny_lo_u = -1\ny_hi_u = 1.5\nz_lo_u = 0.25\n"
+      "z_hi_u = -2e-1\nwall_omega = 6.25\n"
+      "[fluid]\ndensity = 1.025\nviscosity = 3.5e-3\n"
+      "[drive]\nmode = flowrate\npressure_gradient = 4\nbulk_velocity = 0.125\n"
+      "[pressure]\nmethod = smac\n"
+      "[time]\ndt = 1e-4\nsafety = 1\nunsafe = yes\nsteps = 0\nend_time = 7.5\n"
+      "[init]\nseed = 4294967297\ninterface_width = 1.5\nflow = taylor-green\n"
+      "flow_amplitude = -0.5\n"
+      "[output]\nfields_every = 100\ndiagnostics_every = 0\nrestart_every = 5000\n"
+      "[performance]\npeak_gflops = 3456.5\n"
+      "[rbc]\n";
+  ck_assert_msg(parse(text, NULL, 0) == 0, "%s", err);
+  ck_assert_str_eq(c.name, "couette-2");
+  ck_assert(c.cells[0] == 16 && c.cells[1] == 32 && c.cells[2] == 8);
+  ck_assert(c.length[0] == 2 && c.length[1] == 4 && c.length[2] == 1.5);
+  ck_assert(c.ranks[0] == 2 && c.ranks[1] == 0 && c.ranks[2] == 1);
+  ck_assert(c.boundary[0] == BOUNDARY_PERIODIC && c.boundary[1] == BOUNDARY_WALL &&
+            c.boundary[2] == BOUNDARY_WALL);
+  ck_assert(c.wall_u[1][0] == -1 && c.wall_u[1][1] == 1.5 && c.wall_u[2][0] == 0.25 &&
+            c.wall_u[2][1] == -0.2 && c.wall_omega == 6.25);
+  ck_assert(c.density == 1.025 && c.viscosity == 3.5e-3);
+  ck_assert(c.drive_mode == DRIVE_FLOWRATE && c.pressure_gradient == 4 &&
+            c.bulk_velocity == 0.125);
+  ck_assert_int_eq(c.pressure_method, PRESSURE_SMAC);
+  ck_assert(!c.dt_auto && c.dt == 1e-4 && c.safety == 1 && c.unsafe);
+  ck_assert(c.steps == 0 && c.end_time == 7.5);
+  ck_assert(c.seed == 4294967297UL && c.interface_width == 1.5);
+  ck_assert(c.init_flow == INIT_TAYLOR_GREEN && c.flow_amplitude == -0.5);
+  ck_assert(c.fields_every == 100 && c.diagnostics_every == 0 && c.restart_every == 5000);
+  ck_assert(c.peak_gflops == 3456.5);
+}
+END_TEST
+
+START_TEST(overrides_replace_values)
+{
+  const char *text = MINIMAL "[fluid]\nviscosity = 2\n[time]\n";
+  const char *ov[] = {"fluid.viscosity=0.5", " grid.cells = 4 6 10 ", "time.dt=auto",
+                      "time.end_time=3", "fluid.density=2", "fluid.density=5"};
+  ck_assert_msg(parse(text, ov, 6) == 0, "%s", err);
+  ck_assert(c.viscosity == 0.5 && c.density == 5 && c.dt_auto && c.end_time == 3);
+  ck_assert(c.cells[0] == 4 && c.cells[1] == 6 && c.cells[2] == 10 && c.steps == 10);
+  /* an override may supply a required key, or the last word on the time step */
+  const char *ov2[] = {"grid.length=1 2 3", "time.dt=0.01", "time.unsafe=1"};
+  ck_assert_msg(parse("[grid]\ncells = 3 3 3\n[time]\nsteps=1\n", ov2, 3) == 0, "%s", err);
+  ck_assert(c.length[2] == 3 && !c.dt_auto && c.dt == 0.01 && c.unsafe);
+}
+END_TEST
+
+typedef struct {
+  const char *text;
+  const char *override;   /* NULL: none */
+  const char *where;      /* the message starts with this */
+  const char *key;        /* and then names this key */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+  {MINIMAL "[gird]\ncells = 1 1 1\n", NULL, FILE_NAME ":7: ", "gird.cells: unknown section"},
+  {MINIMAL "[fluid]\nviscoity = 1\n", NULL, FILE_NAME ":7: ", "fluid.viscoity: unknown key"},
+  {MINIMAL "[fluid]\nviscosity = abc\n", NULL, FILE_NAME ":7: ", "fluid.viscosity: expected"},
+  {MINIMAL "[fluid]\nviscosity = 1e3x\n", NULL, FILE_NAME ":7: ", "fluid.viscosity: "},
+  {MINIMAL "[fluid]\n\ndensity = nan\n", NULL, FILE_NAME ":8: ", "fluid.density: "},
+  {MINIMAL "[fluid]\ndensity = inf\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
+  {MINIMAL "[fluid]\ndensity = 1.5.2\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
+  {MINIMAL "[fluid]\ndensity = 0x10\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
+  {MINIMAL "[fluid]\nviscosity = 0\n", NULL, FILE_NAME ":7: ", "fluid.viscosity: "},
+  {MINIMAL "[fluid]\ndensity = -1\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
+  {MINIMAL "[fluid]\ndensity = 1 2\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
+  {"[grid]\ncells = 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+   "grid.cells: expected three positive integers, got \"8 8\""},
+  {"[grid]\ncells = 8 8 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+   "grid.cells: "},
+  {"[grid]\ncells = 64 -3 64\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+   "grid.cells: expected three positive integers, got \"64 -3 64\""},
+  {"[grid]\ncells = 8.0 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+   "grid.cells: "},
+  {"[grid]\ncells = 8 8 8\nlength = 1 0 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":3: ",
+   "grid.length: expected three positive numbers"},
+  {"[grid]\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ": ",
+   "grid.cells: required key is missing"},
+  {"[grid]\ncells = 8 8 8\n[time]\nsteps = 10\n", NULL, FILE_NAME ": ",
+   "grid.length: required key is missing"},
+  {"[grid]\ncells = 8 8 8\nlength = 1 1 1\n", NULL, FILE_NAME ": ", "time.steps: required"},
+  {MINIMAL "[boundary]\ny = wal\n", NULL, FILE_NAME ":7: ", "boundary.y: expected wall or"},
+  {MINIMAL "[boundary]\nz_lo_u = 1\n", NULL, FILE_NAME ":7: ", "boundary.z_lo_u: wall speed"},
+  {MINIMAL "[boundary]\ny_hi_u = 2\n", "boundary.y=periodic", FILE_NAME ":7: ",
+   "boundary.y_hi_u: wall speed 2"},
+  {MINIMAL "[grid]\ncells = 4 4 4\n", NULL, FILE_NAME ":7: ", "grid.cells: duplicate key"},
+  {"[grid]\ncells = 8 8 8\n  4 4 4\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":3: ",
+   "grid.cells: duplicate key: this indented line"},
+  {MINIMAL "[rbc]\ncount = 3\n", NULL, FILE_NAME ":7: ",
+   "rbc.count: solid bodies are not supported by this version of efsi"},
+  {MINIMAL "[voxels]\nfile = a.nc\n", NULL, FILE_NAME ":7: ", "voxels.file: solid bodies"},
+  {MINIMAL, "rbc.hematocrit=0.2", "--set rbc.hematocrit=0.2: ", "rbc.hematocrit: solid"},
+  {MINIMAL, "fluid.viscosity", "--set fluid.viscosity: ", "--set: expected section.key="},
+  {MINIMAL, "viscosity=1", "--set viscosity=1: ", "--set: expected section.key=value"},
+  {MINIMAL, ".viscosity=1", "--set .viscosity=1: ", "--set: expected"},
+  {MINIMAL, "time.safety=2", "--set time.safety=2: ", "time.safety: expected a number in"},
+  {MINIMAL, "time.dt=0", "--set time.dt=0: ", "time.dt: expected auto or"},
+  {MINIMAL, "fluid.visc=1", "--set fluid.visc=1: ", "fluid.visc: unknown key"},
+  {MINIMAL "garbage\n", NULL, FILE_NAME ":6: ", "syntax error"},
+  {MINIMAL "[fluid\ndensity = 2\n", NULL, FILE_NAME ":6: ", "syntax error"},
+  {"name = x\n" MINIMAL, NULL, FILE_NAME ":1: ", "name: key outside any [section]"},
+  {MINIMAL "[time]\nend_time = 0\n", NULL, FILE_NAME ":7: ", "time.end_time: "},
+  {"[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nsteps = -1\n", NULL, FILE_NAME ":5: ",
+   "time.steps: expected an integer >= 0"},
+  {MINIMAL "[time]\nunsafe = maybe\n", NULL, FILE_NAME ":7: ", "time.unsafe: "},
+  {MINIMAL "[init]\nseed = -1\n", NULL, FILE_NAME ":7: ", "init.seed: "},
+  {MINIMAL "[init]\nflow = vortex\n", NULL, FILE_NAME ":7: ", "init.flow: "},
+  {MINIMAL "[init]\ninterface_width = -0.5\n", NULL, FILE_NAME ":7: ",
+   "init.interface_width: "},
+  {MINIMAL "[output]\nrestart_every = -2\n", NULL, FILE_NAME ":7: ", "output.restart_every"},
+  {MINIMAL "[performance]\npeak_gflops = -1\n", NULL, FILE_NAME ":7: ",
+   "performance.peak_gflops"},
+  {MINIMAL "[case]\nname = a/b\n", NULL, FILE_NAME ":7: ", "case.name: "},
+  {MINIMAL "[drive]\nmode = flowrate\n", NULL, FILE_NAME ": ", "drive.bulk_velocity: required"},
+  {MINIMAL "[drive]\nbulk_velocity = 1\n", NULL, FILE_NAME ":7: ", "drive.bulk_velocity: "},
+  {"[grid]\ncells = 8 1 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+   "grid.cells: y needs at least 3 cells"},
+  {MINIMAL, "grid.cells=8 1 8", "--set grid.cells=8 1 8: ", "grid.cells: y needs at least 3"},
+};
+
+START_TEST(bad_input_is_refused)
+{
+  const bad_case *b = &bad_cases[_i];
+  const char *ov[] = {b->override};
+  int rc = parse(b->text, ov, b->override ? 1 : 0);
+  ck_assert_msg(rc != 0, "case %d accepted", _i);
+  ck_assert_msg(strncmp(err, b->where, strlen(b->where)) == 0 &&
+                strncmp(err + strlen(b->where), b->key, strlen(b->key)) == 0,
+                "case %d: message \"%s\", wanted \"%s%s...\"", _i, err, b->where, b->key);
+  ck_assert_msg(strchr(err, '\n') == NULL, "case %d: message is not one line", _i);
+}
+END_TEST
+
+START_TEST(overlong_line_is_refused)
+{
+  char text[8192];
+  snprintf(text, sizeof text, "%s[case]\nname = %05000d\n", MINIMAL, 7);
+  ck_assert_int_ne(parse(text, NULL, 0), 0);
+  ck_assert_msg(STARTS(err, FILE_NAME ":7: line: longer than"), "%s", err);
+}
+END_TEST
+
+START_TEST(ranks_against_grid_and_rank_count)
+{
+  /* grid.ranks on line 4 of the file */
+  const char *text = "[grid]\ncells = 12 8 8\nlength = 1 1 1\nranks = %s\n[time]\nsteps=1\n";
+  char case_text[256];
+  snprintf(case_text, sizeof case_text, text, "3 2 1");
+  ck_assert_msg(parse(case_text, NULL, 0) == 0, "%s", err);
+  ck_assert_int_eq(config_validate_ranks(&c, 6, err, sizeof err), 0);
+  ck_assert_int_ne(config_validate_ranks(&c, 8, err, sizeof err), 0);
+  ck_assert_msg(STARTS(err, FILE_NAME ":4: grid.ranks: 3 x 2 x 1 = 6") &&
+                strstr(err, " 8 "), "%s", err);
+
+  snprintf(case_text, sizeof case_text, text, "1 3 1");     /* 3 does not divide 8 cells */
+  ck_assert_msg(parse(case_text, NULL, 0) == 0, "%s", err);
+  ck_assert_int_ne(config_validate_ranks(&c, 3, err, sizeof err), 0);
+  ck_assert_msg(STARTS(err, FILE_NAME ":4: grid.ranks: 3 ranks in y") &&
+                strstr(err, "8 cells"), "%s", err);
+
+  snprintf(case_text, sizeof case_text, text, "4 0 0");     /* partial: 4 must divide */
+  ck_assert_msg(parse(case_text, NULL, 0) == 0, "%s", err);
+  ck_assert_int_eq(config_validate_ranks(&c, 8, err, sizeof err), 0);
+  ck_assert_int_ne(config_validate_ranks(&c, 6, err, sizeof err), 0);
+  ck_assert_msg(STARTS(err, FILE_NAME ":4: grid.ranks: "), "%s", err);
+
+  snprintf(case_text, sizeof case_text, text, "0 0 0");     /* MPI_Dims_create decides */
+  const char *ov[] = {"grid.ranks=2 2 2"};
+  ck_assert_msg(parse(case_text, NULL, 0) == 0, "%s", err);
+  ck_assert_int_eq(config_validate_ranks(&c, 7, err, sizeof err), 0);
+  ck_assert_msg(parse(case_text, ov, 1) == 0, "%s", err);
+  ck_assert_int_ne(config_validate_ranks(&c, 4, err, sizeof err), 0);
+  ck_assert_msg(STARTS(err, "--set grid.ranks=2 2 2: grid.ranks: "), "%s", err);
+}
+END_TEST
+
+static Suite *config_suite(void)
+{
+  Suite *s = suite_create("config");
+  TCase *tc = tcase_create("case file");
+  tcase_add_test(tc, documented_defaults);
+  tcase_add_test(tc, full_case);
+  tcase_add_test(tc, overrides_replace_values);
+  tcase_add_loop_test(tc, bad_input_is_refused, 0,
+                      (int)(sizeof bad_cases / sizeof bad_cases[0]));
+  tcase_add_test(tc, overlong_line_is_refused);
+  tcase_add_test(tc, ranks_against_grid_and_rank_count);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) { return mpi_check_main(argc, argv, config_suite); }

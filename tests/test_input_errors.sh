@@ -1,0 +1,82 @@
+#!/bin/sh
+# Bad input: each class of mistake gives a one-line error naming the file, line and key,
+# exit status 2, and writes nothing into an existing output directory.
+set -u
+efsi=${top_builddir:-.}/efsi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+good='[grid]
+cells = 8 8 8
+length = 1 1 1
+[time]
+steps = 2'
+failures=0
+passes=0
+# expect NAME 'case text' 'expected words in the message' [extra efsi arguments]
+expect() {
+  name=$1 text=$2 words=$3
+  shift 3
+  printf '%s\n' "$text" > "$tmp/$name.ini"
+  mkdir -p "$tmp/existing"
+  echo keep > "$tmp/existing/diagnostics.csv"
+  before=$(ls -la "$tmp/existing" | md5sum)
+  $EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/existing" "$@" "$tmp/$name.ini" > "$tmp/out" 2> "$tmp/err"
+  status=$?
+  after=$(ls -la "$tmp/existing" | md5sum)
+  message=$(grep "efsi: error" "$tmp/err" | head -n 1)
+  if [ $status -ne 2 ]; then
+    echo "FAIL $name: exit status $status, expected 2"; failures=$((failures + 1))
+  elif [ "$(grep -c 'efsi: error' "$tmp/err")" -ne 1 ]; then
+    echo "FAIL $name: expected one error line, got:"; cat "$tmp/err"; failures=$((failures + 1))
+  elif ! printf '%s' "$message" | grep -q -F -- "$words"; then
+    echo "FAIL $name: message lacks '$words': $message"; failures=$((failures + 1))
+  elif [ "$before" != "$after" ] || [ "$(cat "$tmp/existing/diagnostics.csv")" != keep ]; then
+    echo "FAIL $name: the existing output directory was changed"; failures=$((failures + 1))
+  else
+    echo "ok $name: $message"; passes=$((passes + 1))
+  fi
+}
+expect unknown_section "$good
+[gird]
+x = 1" "unknown_section.ini:7: gird.x"
+expect unknown_key "$good
+[fluid]
+viscosty = 1" "unknown_key.ini:7: fluid.viscosty"
+expect malformed_number "[grid]
+cells = 8 8 8
+length = 1 1x 1
+[time]
+steps = 2" "malformed_number.ini:3: grid.length"
+expect negative_size "[grid]
+cells = 8 -8 8
+length = 1 1 1
+[time]
+steps = 2" "negative_size.ini:2: grid.cells"
+expect missing_key "[grid]
+cells = 8 8 8
+[time]
+steps = 2" "grid.length"
+expect ranks_do_not_divide "$good
+[grid]
+ranks = 3 1 1" "grid.ranks"
+expect dt_too_large "$good
+dt = 1" "dt_too_large.ini:6: time.dt: 1 is above the stable limit"
+expect solid_section "$good
+[rbc]
+count = 4" "rbc.count"
+expect bad_override "$good" "--set fluid.viscosity=-1" --set fluid.viscosity=-1
+expect bad_option "$good" "--steps" --steps x
+expect missing_restart_file "$good" "nosuch.nc" --restart "$tmp/nosuch.nc"
+# the case file itself is missing
+$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/new" "$tmp/absent.ini" 2> "$tmp/err" > /dev/null
+status=$?
+if [ $status -eq 2 ] && grep -q "absent.ini" "$tmp/err" && [ ! -e "$tmp/new" ]; then
+  echo "ok missing case file"; passes=$((passes + 1))
+else
+  echo "FAIL missing case file: status $status"; failures=$((failures + 1))
+fi
+# an existing output directory with efsi output is refused without --restart
+printf '%s\n' "$good" > "$tmp/good.ini"
+expect existing_output "$good" "already holds efsi output"
+echo "input errors: $passes passed, $failures failed"
+[ $failures -eq 0 ]

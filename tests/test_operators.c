@@ -1,0 +1,291 @@
+/* Compact operators: divergence and gradient second order on smooth periodic data and exact
+ * on linear data; the Laplacian exact on a quadratic; divergence(gradient p) == laplacian(p)
+ * to round-off for a random p, periodic and between walls (even reflection of p); wall faces
+ * and halos untouched by gradient_add.  Halos are filled in the test, no exchange. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "grid.h"
+#include "mpi_check.h"
+#include "operators.h"
+
+#define FOR_ALL(g, i, j, k)                                                 \
+  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
+    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
+      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
+
+#define FOR_RANGE(lo, hi, i, j, k)                                          \
+  for (int k = (lo)[2]; k < (hi)[2]; k++)                                   \
+    for (int j = (lo)[1]; j < (hi)[1]; j++)                                 \
+      for (int i = (lo)[0]; i < (hi)[0]; i++)
+
+static const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
+static const double lengths[3] = {1.0, 0.8, 1.3};
+
+static efsi_grid make_grid(const int n[3], int walls)
+{
+  efsi_grid g;
+  const int zero[3] = {0, 0, 0}, wall[3] = {0, walls, walls};
+  grid_init(&g, n, lengths, n, zero, wall, wall);
+  return g;
+}
+
+static void position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
+{
+  const int idx[3] = {i, j, k};
+  for (int d = 0; d < 3; d++)
+    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
+}
+
+/* A periodic mode A prod_d sin(2 pi m_d x_d / L_d + phase_d), differentiated n_d times in d. */
+typedef struct { double amplitude; int m[3]; double phase[3]; } mode;
+
+static double mode_eval(const mode *md, const double x[3], const int deriv[3])
+{
+  double value = md->amplitude;
+  for (int d = 0; d < 3; d++) {
+    const double kw = two_pi * md->m[d] / lengths[d];
+    value *= pow(kw, deriv[d]) * sin(kw * x[d] + md->phase[d] + deriv[d] * half_pi);
+  }
+  return value;
+}
+
+static const mode pressure = {1.0, {1, 2, 1}, {0.3, 0.1, 1.1}};
+static const mode velocity[3] = {{1.0, {1, 1, 2}, {0.2, 0.9, 0.4}},
+                                 {0.7, {2, 1, 1}, {1.3, 0.5, 0.0}},
+                                 {1.2, {1, 2, 1}, {0.6, 0.2, 0.8}}};
+
+/* Max-norm errors of gradient and divergence of the smooth modes on a grid of n0 cells in x. */
+static void smooth_errors(int n0, double *grad_err, double *div_err)
+{
+  const int n[3] = {n0, n0 * 3 / 4, n0 / 2};
+  efsi_grid g = make_grid(n, 0);
+  double *p = field_alloc(&g), *vel[3], *div = field_alloc(&g), *grad[3];
+  for (int d = 0; d < 3; d++) {
+    vel[d] = field_alloc(&g);
+    grad[d] = field_alloc(&g);
+  }
+  const int none[3] = {0, 0, 0};
+  FOR_ALL(&g, i, j, k) {
+    double x[3];
+    const ptrdiff_t at = grid_index(&g, i, j, k);
+    position(&g, LOC_CENTRE, i, j, k, x);
+    p[at] = mode_eval(&pressure, x, none);
+    for (int d = 0; d < 3; d++) {
+      position(&g, LOC_FACE_X + d, i, j, k, x);
+      vel[d][at] = mode_eval(&velocity[d], x, none);
+    }
+  }
+  gradient_add(&g, 1.0, p, grad[0], grad[1], grad[2]);
+  divergence(&g, vel[0], vel[1], vel[2], div);
+  *grad_err = *div_err = 0.0;
+  for (int d = 0; d < 3; d++) {
+    int lo[3], hi[3], deriv[3] = {0, 0, 0};
+    deriv[d] = 1;
+    location_range(&g, LOC_FACE_X + d, lo, hi);
+    FOR_RANGE(lo, hi, i, j, k) {
+      double x[3];
+      position(&g, LOC_FACE_X + d, i, j, k, x);
+      *grad_err = fmax(*grad_err,
+                       fabs(grad[d][grid_index(&g, i, j, k)] - mode_eval(&pressure, x, deriv)));
+    }
+  }
+  const int lo[3] = {0, 0, 0};
+  FOR_RANGE(lo, g.n, i, j, k) {
+    double x[3], exact = 0.0;
+    position(&g, LOC_CENTRE, i, j, k, x);
+    for (int d = 0; d < 3; d++) {
+      int deriv[3] = {0, 0, 0};
+      deriv[d] = 1;
+      exact += mode_eval(&velocity[d], x, deriv);
+    }
+    *div_err = fmax(*div_err, fabs(div[grid_index(&g, i, j, k)] - exact));
+  }
+  field_free(p);
+  field_free(div);
+  for (int d = 0; d < 3; d++) {
+    field_free(vel[d]);
+    field_free(grad[d]);
+  }
+}
+
+START_TEST(second_order_on_smooth_data)
+{
+  double g32, d32, g64, d64;
+  smooth_errors(32, &g32, &d32);
+  smooth_errors(64, &g64, &d64);
+  const double grad_order = log2(g32 / g64), div_order = log2(d32 / d64);
+  printf("operators: gradient error %.3e -> %.3e order %.3f; divergence %.3e -> %.3e order %.3f\n",
+         g32, g64, grad_order, d32, d64, div_order);
+  ck_assert_msg(grad_order >= 1.9, "gradient order %.3f", grad_order);
+  ck_assert_msg(div_order >= 1.9, "divergence order %.3f", div_order);
+}
+END_TEST
+
+START_TEST(exact_on_linear_and_quadratic_data)
+{
+  const int n[3] = {7, 6, 5};
+  efsi_grid g = make_grid(n, 0);
+  double *p = field_alloc(&g), *q = field_alloc(&g), *vel[3], *grad[3];
+  double *div = field_alloc(&g), *lap = field_alloc(&g);
+  const double c[3] = {1.5, -2.25, 0.75};
+  const double a[3][3] = {{0.5, -1.0, 2.0}, {1.5, 0.25, -0.5}, {-2.0, 1.0, 3.0}};
+  const double quad[3] = {1.5, -0.5, 2.0};
+  for (int d = 0; d < 3; d++) {
+    vel[d] = field_alloc(&g);
+    grad[d] = field_alloc(&g);
+  }
+  FOR_ALL(&g, i, j, k) {
+    double x[3];
+    const ptrdiff_t at = grid_index(&g, i, j, k);
+    position(&g, LOC_CENTRE, i, j, k, x);
+    p[at] = 0.25 + c[0] * x[0] + c[1] * x[1] + c[2] * x[2];
+    /* A quadratic with cross terms: its Laplacian is 2 (quad_x + quad_y + quad_z). */
+    q[at] = quad[0] * x[0] * x[0] + quad[1] * x[1] * x[1] + quad[2] * x[2] * x[2]
+            + 0.7 * x[0] * x[1] - 1.1 * x[1] * x[2] + x[0];
+    for (int d = 0; d < 3; d++) {
+      position(&g, LOC_FACE_X + d, i, j, k, x);
+      vel[d][at] = 0.1 + a[d][0] * x[0] + a[d][1] * x[1] + a[d][2] * x[2];
+    }
+  }
+  gradient_add(&g, 1.0, p, grad[0], grad[1], grad[2]);
+  divergence(&g, vel[0], vel[1], vel[2], div);
+  laplacian(&g, q, lap);
+  const double trace = a[0][0] + a[1][1] + a[2][2], lap_exact = 2.0 * (quad[0] + quad[1] + quad[2]);
+  /* Round-off scale of the Laplacian: values of size |q| <= 10 divided by h^2. */
+  const double ih = fmax(g.inv_h[0], fmax(g.inv_h[1], g.inv_h[2]));
+  const double lap_tol = 1e-13 * 10.0 * ih * ih;
+  const int lo[3] = {0, 0, 0};
+  FOR_RANGE(lo, g.n, i, j, k) {
+    const ptrdiff_t at = grid_index(&g, i, j, k);
+    for (int d = 0; d < 3; d++) ck_assert_double_eq_tol(grad[d][at], c[d], 1e-13);
+    ck_assert_double_eq_tol(div[at], trace, 1e-13);
+    ck_assert_double_eq_tol(lap[at], lap_exact, lap_tol);
+  }
+  field_free(p);
+  field_free(q);
+  field_free(div);
+  field_free(lap);
+  for (int d = 0; d < 3; d++) {
+    field_free(vel[d]);
+    field_free(grad[d]);
+  }
+}
+END_TEST
+
+/* Index of the owned point that fills halo index idx of an n-cell direction: periodic copy,
+ * or even reflection about a wall (f(-1-m) = f(m), f(n+m) = f(n-1-m)). */
+static int source_index(int idx, int n, int wall)
+{
+  if (idx < 0) return wall ? -1 - idx : idx + n;
+  if (idx >= n) return wall ? 2 * n - 1 - idx : idx - n;
+  return idx;
+}
+
+static void fill_centre_halo(const efsi_grid *g, double *f)
+{
+  FOR_ALL(g, i, j, k) {
+    const int si = source_index(i, g->n[0], g->wall_lo[0]);
+    const int sj = source_index(j, g->n[1], g->wall_lo[1]);
+    const int sk = source_index(k, g->n[2], g->wall_lo[2]);
+    f[grid_index(g, i, j, k)] = f[grid_index(g, si, sj, sk)];
+  }
+}
+
+/* The high faces i = n that divergence reads: periodic copies of face 0; at a wall the
+ * normal face at n is the wall and holds zero (the array starts zeroed and is never updated). */
+static void fill_high_faces(const efsi_grid *g, double *vel[3])
+{
+  for (int d = 0; d < 3; d++) {
+    if (g->wall_hi[d]) continue;
+    FOR_ALL(g, i, j, k) {
+      const int idx[3] = {i, j, k};
+      if (idx[d] != g->n[d]) continue;
+      const ptrdiff_t at = grid_index(g, i, j, k);
+      vel[d][at] = vel[d][at - (ptrdiff_t)g->n[d] * g->stride[d]];
+    }
+  }
+}
+
+START_TEST(divergence_of_gradient_is_laplacian)
+{
+  for (int walls = 0; walls < 2; walls++) {
+    const int n[3] = {9, 8, 6};
+    efsi_grid g = make_grid(n, walls);
+    double *p = field_alloc(&g), *vel[3], *div = field_alloc(&g), *lap = field_alloc(&g);
+    for (int d = 0; d < 3; d++) vel[d] = field_alloc(&g);
+    srand(11);
+    const int lo[3] = {0, 0, 0};
+    FOR_RANGE(lo, g.n, i, j, k) p[grid_index(&g, i, j, k)] = rand() / (double)RAND_MAX - 0.5;
+    fill_centre_halo(&g, p);
+    gradient_add(&g, 1.0, p, vel[0], vel[1], vel[2]);
+    fill_high_faces(&g, vel);
+    divergence(&g, vel[0], vel[1], vel[2], div);
+    laplacian(&g, p, lap);
+    double scale = 0.0, diff = 0.0;
+    FOR_RANGE(lo, g.n, i, j, k) {
+      const ptrdiff_t at = grid_index(&g, i, j, k);
+      scale = fmax(scale, fabs(lap[at]));
+      diff = fmax(diff, fabs(div[at] - lap[at]));
+    }
+    printf("operators: |div grad p - lap p| / |lap p| = %.2e (%s)\n", diff / scale,
+           walls ? "walls in y, z" : "periodic");
+    ck_assert_msg(diff <= 1e-12 * scale, "walls %d: relative difference %.3e", walls,
+                  diff / scale);
+    field_free(p);
+    field_free(div);
+    field_free(lap);
+    for (int d = 0; d < 3; d++) field_free(vel[d]);
+  }
+}
+END_TEST
+
+START_TEST(gradient_leaves_wall_faces_and_halos)
+{
+  const int n[3] = {6, 5, 4};
+  efsi_grid g = make_grid(n, 1);
+  double *p = field_alloc(&g), *vel[3];
+  const double sentinel = 42.0;
+  for (size_t m = 0; m < g.size; m++) p[m] = rand() / (double)RAND_MAX;
+  for (int d = 0; d < 3; d++) {
+    vel[d] = field_alloc(&g);
+    for (size_t m = 0; m < g.size; m++) vel[d][m] = sentinel;
+  }
+  gradient_add(&g, -0.5, p, vel[0], vel[1], vel[2]);
+  for (int d = 0; d < 3; d++) {
+    int lo[3], hi[3];
+    location_range(&g, LOC_FACE_X + d, lo, hi);
+    ck_assert_int_eq(lo[d], d == 0 ? 0 : 1);
+    FOR_ALL(&g, i, j, k) {
+      const int updated = i >= lo[0] && i < hi[0] && j >= lo[1] && j < hi[1] && k >= lo[2]
+                          && k < hi[2];
+      const ptrdiff_t at = grid_index(&g, i, j, k);
+      if (updated) {
+        const double expected = sentinel - 0.5 * (p[at] - p[at - g.stride[d]]) * g.inv_h[d];
+        ck_assert_double_eq_tol(vel[d][at], expected, 1e-13);
+      } else {
+        ck_assert(vel[d][at] == sentinel);
+      }
+    }
+  }
+  field_free(p);
+  for (int d = 0; d < 3; d++) field_free(vel[d]);
+}
+END_TEST
+
+static Suite *operators_suite(void)
+{
+  Suite *s = suite_create("operators");
+  TCase *tc = tcase_create("compact");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, second_order_on_smooth_data);
+  tcase_add_test(tc, exact_on_linear_and_quadratic_data);
+  tcase_add_test(tc, divergence_of_gradient_is_laplacian);
+  tcase_add_test(tc, gradient_leaves_wall_faces_and_halos);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) { return mpi_check_main(argc, argv, operators_suite); }
