@@ -1,1 +1,3 @@
-# files of docs/ (sources, tests, data)
+# User documentation, installed into $(docdir).
+dist_doc_DATA += docs/building.md docs/method.md
+EXTRA_DIST += .ci/run
