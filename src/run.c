@@ -85,7 +85,7 @@ static int blow_up(output_state *o, const char *why)
   if (!nonfinite) locate_point(o->d, o->s, 1, field, at);
   if (o->d->rank == 0) {
     const efsi_grid *g = &o->s->grid;
-    fprintf(stderr, "efsi: error: the run blew up at step %ld, t = %.6g: %s\n", o->s->step,
+    fprintf(stderr, "efsi: error: the run blew up after step %ld (t = %.6g): %s\n", o->s->step,
             o->s->time, why);
     fprintf(stderr, "efsi: error: %s %s at cell (%d, %d, %d), near (%.4g, %.4g, %.4g)\n",
             nonfinite ? "first non-finite value:" : "largest speed:", field, at[0], at[1],
@@ -149,7 +149,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   const double start = MPI_Wtime();
   while (!finished(c, &s, sv.dt)) {
     if (solver_step(&sv, &s)) {
-      status = blow_up(&o, "the global sums of the pressure step are not finite");
+      status = blow_up(&o, "the sums of the next pressure step overflowed or are not finite");
       break;
     }
     const int last = finished(c, &s, sv.dt);

@@ -24,5 +24,5 @@ tests_test_invariance_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_invariance_mpi_LDADD = $(FLUID_TEST_LIBS)
 
 # Whole-program tests of the efsi binary.
-TESTS += tests/test_restart_run.sh tests/test_input_errors.sh
-EXTRA_DIST += tests/test_restart_run.sh tests/test_input_errors.sh
+TESTS += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
+EXTRA_DIST += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
