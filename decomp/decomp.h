@@ -10,15 +10,16 @@
 #include "grid.h"
 
 typedef struct {
-  MPI_Comm comm;             /* Cartesian communicator (reorder allowed) */
+  MPI_Comm comm;             /* Cartesian communicator (reorder = 0: ranks keep their order) */
   int rank, size;
   int dims[3], coords[3], periodic[3];
   int neighbor[3][2];        /* low/high neighbour ranks; MPI_PROC_NULL across a wall */
   MPI_Comm line[3];          /* ranks that share my coordinates except along d */
 } efsi_decomp;
 
-/* Build the process grid for `cells` on comm.  ranks[d] = 0 lets MPI_Dims_create choose
- * that factor.  Returns nonzero, with a one-line message in err, when the factors do not
+/* Build the process grid for `cells` on comm.  ranks[d] = 0 lets efsi choose that factor:
+ * among the factorizations that divide the cells (at least 3 per rank along a split or
+ * walled direction) the one with the smallest halo surface (docs/parallel.md).  Returns nonzero, with a one-line message in err, when the factors do not
  * multiply to the number of ranks or a factor does not divide its cell count.  Collective. */
 int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int ranks[3],
                   const int periodic[3], char *err, size_t errlen);

@@ -1,0 +1,221 @@
+/* Halo exchange of width w <= EFSI_HALO for any set of fields: direction x over the owned
+ * y, z range, then y over x in [-w, n_x + w), then z over x and y with their halos, so every
+ * edge and corner of the box [-w, n + w)^3 is filled from the rank that owns it.  Per face,
+ * all fields travel in one packed message; a periodic direction held by one rank copies
+ * f(-m) = f(n - m), f(n - 1 + m) = f(m - 1) in place; nothing is written across a wall. */
+#include "halo.h"
+
+#include <stdlib.h>
+
+#include "errors.h"
+
+/* A box of local indices [lo, hi) in each direction. */
+typedef struct { int lo[3], hi[3]; } box;
+
+struct efsi_halo {
+  efsi_grid g;                 /* copy of the local layout */
+  MPI_Comm comm;               /* the decomposition's communicator (must outlive the halo) */
+  int neighbor[3][2];
+  int local[3];                /* periodic direction held by one rank: copy in place */
+  int max_fields;
+  double *send[3][2], *recv[3][2];
+  double **fields;             /* the fields of the exchange in progress */
+  int nfields, width;
+  int pending;                 /* between halo_start and halo_finish */
+  MPI_Request request[4];      /* receive low, receive high, send low, send high */
+};
+
+/* Layers [a, b) along d; the directions before d include their (already exchanged) halos of
+ * width w, the ones after only the owned cells. */
+static box slab(const efsi_grid *g, int d, int a, int b, int w)
+{
+  box s;
+  for (int e = 0; e < 3; e++) {
+    s.lo[e] = e < d ? -w : 0;
+    s.hi[e] = e < d ? g->n[e] + w : g->n[e];
+  }
+  s.lo[d] = a;
+  s.hi[d] = b;
+  return s;
+}
+
+static size_t box_points(box b)
+{
+  return (size_t)(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
+}
+
+static void pack(const efsi_grid *g, double *const *fields, int nf, box b,
+                 double *restrict buf)
+{
+  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
+#pragma omp parallel for collapse(3) schedule(static)
+  for (int f = 0; f < nf; f++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++) {
+        const double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
+        double *restrict out = buf + (((size_t)f * nk + k) * nj + j) * ni;
+        for (int i = 0; i < ni; i++) out[i] = row[i];
+      }
+}
+
+static void unpack(const efsi_grid *g, double *const *fields, int nf, box b,
+                   const double *restrict buf)
+{
+  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
+#pragma omp parallel for collapse(3) schedule(static)
+  for (int f = 0; f < nf; f++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++) {
+        double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
+        const double *restrict in = buf + (((size_t)f * nk + k) * nj + j) * ni;
+        for (int i = 0; i < ni; i++) row[i] = in[i];
+      }
+}
+
+/* f(dst) = f(dst + shift) over the box; source and destination do not overlap. */
+static void copy_box(const efsi_grid *g, double *const *fields, int nf, box b, ptrdiff_t shift)
+{
+  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
+#pragma omp parallel for collapse(3) schedule(static)
+  for (int f = 0; f < nf; f++)
+    for (int k = 0; k < nk; k++)
+      for (int j = 0; j < nj; j++) {
+        double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
+        const double *restrict from = row + shift;
+        for (int i = 0; i < ni; i++) row[i] = from[i];
+      }
+}
+
+/* One rank, periodic along d.  Layers are filled outward in chunks of at most n, so a chunk
+ * reads owned cells or layers filled by the chunk before: correct even when n < w. */
+static void copy_periodic(efsi_halo *h, int d)
+{
+  const efsi_grid *g = &h->g;
+  const int n = g->n[d], w = h->width;
+  const ptrdiff_t period = (ptrdiff_t)n * g->stride[d];
+  for (int filled = 0; filled < w; filled += n) {
+    const int c = w - filled < n ? w - filled : n;
+    copy_box(g, h->fields, h->nfields, slab(g, d, -filled - c, -filled, w), period);
+    copy_box(g, h->fields, h->nfields, slab(g, d, n + filled, n + filled + c, w), -period);
+  }
+}
+
+/* Tags: 2d + 1 for data travelling toward +d, 2d toward -d, so the two messages between the
+ * same pair of ranks (two ranks, periodic) and the three directions never match wrongly. */
+static int tag(int d, int toward_high) { return 2 * d + toward_high; }
+
+static int talks(const efsi_halo *h, int d, int side)
+{
+  return !h->local[d] && h->neighbor[d][side] != MPI_PROC_NULL;
+}
+
+/* Post receives, pack and send direction d (or copy in place). */
+static void post(efsi_halo *h, int d)
+{
+  const efsi_grid *g = &h->g;
+  const int n = g->n[d], w = h->width;
+  for (int r = 0; r < 4; r++) h->request[r] = MPI_REQUEST_NULL;
+  if (h->local[d]) {
+    copy_periodic(h, d);
+    return;
+  }
+  for (int side = 0; side < 2; side++) {
+    if (!talks(h, d, side)) continue;
+    const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
+    const int count = (int)(box_points(in) * h->nfields);
+    MPI_CHECK(MPI_Irecv(h->recv[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
+                        tag(d, side == 0), h->comm, &h->request[side]));
+  }
+  for (int side = 0; side < 2; side++) {
+    if (!talks(h, d, side)) continue;
+    const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
+    const int count = (int)(box_points(out) * h->nfields);
+    pack(g, h->fields, h->nfields, out, h->send[d][side]);
+    MPI_CHECK(MPI_Isend(h->send[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
+                        tag(d, side == 1), h->comm, &h->request[2 + side]));
+  }
+}
+
+/* Wait for direction d and unpack what arrived. */
+static void complete(efsi_halo *h, int d)
+{
+  const efsi_grid *g = &h->g;
+  const int n = g->n[d], w = h->width;
+  MPI_CHECK(MPI_Waitall(4, h->request, MPI_STATUSES_IGNORE));
+  for (int side = 0; side < 2; side++) {
+    if (!talks(h, d, side)) continue;
+    const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
+    unpack(g, h->fields, h->nfields, in, h->recv[d][side]);
+  }
+}
+
+efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields)
+{
+  efsi_halo *h = calloc(1, sizeof *h);
+  if (!h) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  h->g = *g;
+  h->comm = d->comm;
+  h->max_fields = max_fields;
+  h->fields = calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields);
+  if (!h->fields) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  for (int e = 0; e < 3; e++) {
+    h->local[e] = d->dims[e] == 1 && d->periodic[e];
+    size_t face = (size_t)max_fields * EFSI_HALO;
+    for (int o = 0; o < 3; o++)
+      if (o != e) face *= (size_t)(g->n[o] + 2 * EFSI_HALO);
+    for (int side = 0; side < 2; side++) {
+      h->neighbor[e][side] = d->neighbor[e][side];
+      if (!talks(h, e, side)) continue;
+      h->send[e][side] = malloc(face * sizeof(double));
+      h->recv[e][side] = malloc(face * sizeof(double));
+      if (!h->send[e][side] || !h->recv[e][side])
+        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face",
+                   face);
+    }
+  }
+  return h;
+}
+
+void halo_free(efsi_halo *h)
+{
+  if (!h) return;
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++) {
+      free(h->send[e][side]);
+      free(h->recv[e][side]);
+    }
+  free(h->fields);
+  free(h);
+}
+
+void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
+{
+  if (h->pending) efsi_abort(EFSI_EXIT_RUNTIME, "halo_start: previous exchange not finished");
+  if (nfields < 1 || nfields > h->max_fields)
+    efsi_abort(EFSI_EXIT_RUNTIME, "halo_start: %d fields, buffers hold 1 to %d", nfields,
+               h->max_fields);
+  if (width < 1 || width > EFSI_HALO)
+    efsi_abort(EFSI_EXIT_RUNTIME, "halo_start: width %d outside 1..%d", width, EFSI_HALO);
+  for (int f = 0; f < nfields; f++) h->fields[f] = fields[f];
+  h->nfields = nfields;
+  h->width = width;
+  h->pending = 1;
+  post(h, 0);
+}
+
+void halo_finish(efsi_halo *h)
+{
+  if (!h->pending) efsi_abort(EFSI_EXIT_RUNTIME, "halo_finish: no exchange started");
+  complete(h, 0);
+  for (int d = 1; d < 3; d++) {
+    post(h, d);
+    complete(h, d);
+  }
+  h->pending = 0;
+}
+
+void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width)
+{
+  halo_start(h, fields, nfields, width);
+  halo_finish(h);
+}
