@@ -19,8 +19,9 @@ typedef struct {
 
 /* Build the process grid for `cells` on comm.  ranks[d] = 0 lets efsi choose that factor:
  * among the factorizations that divide the cells (at least 3 per rank along a split or
- * walled direction) the one with the smallest halo surface (docs/parallel.md).  Returns nonzero, with a one-line message in err, when the factors do not
- * multiply to the number of ranks or a factor does not divide its cell count.  Collective. */
+ * walled direction) the one with the smallest halo surface (docs/parallel.md).  Returns
+ * nonzero, with a one-line message in err, when the factors do not multiply to the number
+ * of ranks or a factor does not divide its cell count.  Collective. */
 int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int ranks[3],
                   const int periodic[3], char *err, size_t errlen);
 

@@ -20,5 +20,5 @@ tests_test_smac_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_smac_mpi_LDADD = $(FLUID_TEST_LIBS)
 
 # ACM against SMAC for several dt with the built efsi (prints a table; not run by make check)
-dist_noinst_SCRIPTS += verify/study-acm-smac
+EXTRA_DIST += verify/study-acm-smac
 dist_doc_DATA += docs/verification.md
