@@ -1,0 +1,134 @@
+/* Plane Couette flow between a wall at rest (y = 0) and a wall moving in x (y = H), from rest:
+ *   steady wall speed U:     u = U y / H (exact on the grid: the odd reflection about the
+ *                            walls is exact for a linear profile), reached to 1e-10 U;
+ *   oscillating U sin(w t):  u = Im[U e^{i w t} sinh(k y) / sinh(k H)], k = (1 + i) sqrt(w/(2 nu))
+ *                            (u_t = nu u_yy with u = Im[f(y) e^{i w t}] gives f'' = (i w/nu) f,
+ *                            f(0) = 0, f(H) = U), second order in space-time with dt ~ h^2. */
+#include <check.h>
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "fluid_case.h"
+#include "mpi_check.h"
+#include "reduce.h"
+
+static const double H = 1.0, RHO = 1.0, MU = 0.5, U = 1.0;   /* H^2/nu = 2 */
+static const double OMEGA = 10.0;   /* w H^2/nu = 20: Stokes depth sqrt(2 nu/w) = 0.32 H */
+
+/* A 4 x ny x 4 channel of cubic cells, x and z periodic: the flow depends on y only. */
+static void open_channel(fluid_case *fc, int ny, double omega)
+{
+  char text[1024];
+  const double h = H / ny;
+  snprintf(text, sizeof text,
+           "[grid]\ncells = 4 %d 4\nlength = %.17g %.17g %.17g\n"
+           "[boundary]\ny = wall\nz = periodic\ny_lo_u = 0\ny_hi_u = %.17g\nwall_omega = %.17g\n"
+           "[fluid]\ndensity = %.17g\nviscosity = %.17g\n"
+           "[time]\ndt = auto\nsteps = 1\n",
+           ny, 4 * h, H, 4 * h, U, omega, RHO, MU);
+  fluid_case_open(fc, MPI_COMM_WORLD, text, NULL, 0, NULL);
+  /* dt = safety h^2/(6 nu): the forward Euler error O(dt) is O(h^2) like the space error */
+  ck_assert_int_eq(fc->ts.binding, LIMIT_VISCOUS);
+}
+
+static double linear(double y, double t)
+{
+  (void)t;
+  return U * y / H;
+}
+
+static double oscillating(double y, double t)
+{
+  const double nu = MU / RHO;
+  const double complex k = (1.0 + I) * sqrt(OMEGA / (2.0 * nu));
+  return cimag(U * cexp(I * OMEGA * t) * csinh(k * y) / csinh(k * H));
+}
+
+/* max over owned u points (and ranks) of |u - exact(y, time)| */
+static double max_error(const fluid_case *fc, double (*exact)(double y, double t))
+{
+  const efsi_grid *g = &fc->grid;
+  double err = 0.0;
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++) {
+      const double y = (g->offset[1] + j + 0.5) * g->h[1];
+      const double ue = exact(y, fc->state.time);
+      for (int i = 0; i < g->n[0]; i++)
+        err = fmax(err, fabs(fc->state.u[grid_index(g, i, j, k)] - ue));
+    }
+  global_max(&fc->decomp, &err, 1);
+  return err;
+}
+
+static int rank0(void)
+{
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+START_TEST(steady_linear_profile)
+{
+  const int ny = 16;
+  fluid_case fc;
+  open_channel(&fc, ny, 0.0);
+  /* the slowest mode, (2U/pi) sin(pi y/H) at t = 0, decays as e^{-pi^2 nu t/H^2}:
+   * 1.5e-13 U at t = 3 H^2/nu */
+  const double t_end = 3.0 * H * H * RHO / MU;
+  fluid_case_steps(&fc, (long)ceil(t_end / fc.solver.dt));
+  const double err = max_error(&fc, linear) / U;
+  if (rank0())
+    printf("couette steady: Ny = %d, t nu/H^2 = %.2g, max |u - U y/H| / U = %.1e\n", ny,
+           fc.state.time * MU / (RHO * H * H), err);
+  ck_assert_double_le(err, 1e-10);
+  fluid_case_close(&fc);
+}
+END_TEST
+
+START_TEST(oscillating_converges_at_second_order)
+{
+  const int sizes[] = {16, 32};
+  const double period = 2.0 * M_PI / OMEGA;
+  const double t_settle = 2.0 * H * H * RHO / MU;   /* transient e^{-2 pi^2} = 2.7e-9 */
+  double err[2];
+  for (int s = 0; s < 2; s++) {
+    fluid_case fc;
+    open_channel(&fc, sizes[s], OMEGA);
+    err[s] = 0.0;
+    /* four phases over one period after the transient */
+    for (int phase = 0; phase < 4; phase++) {
+      const double t = t_settle + phase * period / 4.0;
+      fluid_case_steps(&fc, (long)ceil(t / fc.solver.dt - 1e-9) - fc.state.step);
+      const double e = max_error(&fc, oscillating) / U;
+      err[s] = fmax(err[s], e);
+      if (rank0())
+        printf("couette oscillating: Ny = %d, t nu/H^2 = %.3g (phase w t mod 2 pi = %.2g), "
+               "max |u - u_exact| / U = %.1e\n",
+               sizes[s], fc.state.time * MU / (RHO * H * H),
+               fmod(OMEGA * fc.state.time, 2.0 * M_PI), e);
+    }
+    fluid_case_close(&fc);
+  }
+  const double order = log2(err[0] / err[1]);
+  if (rank0())
+    printf("couette oscillating: max error Ny = 16: %.1e, Ny = 32: %.1e, order %.1f\n", err[0],
+           err[1], order);
+  ck_assert_msg(order >= 1.8, "order %g", order);
+  /* measured 1.8e-3, of the size of the forward-Euler phase error w dt = w h^2/(12 nu) =
+   * 1.6e-3 at 32 cells; the bound is 1.4 times the measured figure */
+  ck_assert_double_le(err[1], 2.5e-3);
+}
+END_TEST
+
+static Suite *couette_suite(void)
+{
+  Suite *s = suite_create("couette");
+  TCase *tc = tcase_create("channel");
+  tcase_add_test(tc, steady_linear_profile);
+  tcase_add_test(tc, oscillating_converges_at_second_order);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(int argc, char **argv) { return mpi_check_main(argc, argv, couette_suite); }
