@@ -61,9 +61,10 @@ expect ranks_do_not_divide "$good
 ranks = 3 1 1" "grid.ranks"
 expect dt_too_large "$good
 dt = 1" "dt_too_large.ini:6: time.dt: 1 is above the stable limit"
-expect solid_section "$good
+expect solid_conflict "$good
 [rbc]
-count = 4" "rbc.count"
+count = 4
+hematocrit = 0.1" "solid_conflict.ini:8: rbc.hematocrit: give rbc.count or rbc.hematocrit"
 expect bad_override "$good" "--set fluid.viscosity=-1" --set fluid.viscosity=-1
 expect bad_option "$good" "--steps" --steps x
 expect missing_restart_file "$good" "nosuch.nc" --restart "$tmp/nosuch.nc"

@@ -1,0 +1,40 @@
+/* diagnostics.csv: one row of scalar diagnostics per output.diagnostics_every steps, with
+ * a header row; numbers in %.17g so rows of a restarted run compare bitwise.  After the
+ * fixed columns comes one volume_<material> column per material of the case. */
+#ifndef EFSI_DIAGNOSTICS_H
+#define EFSI_DIAGNOSTICS_H
+
+#include <stddef.h>
+
+#include "state.h"
+
+/* The columns of diagnostics.csv, in this order and with these names; then
+ * material_volume[m] as volume_<name of material m>. */
+typedef struct {
+  long step;
+  double time, dt, beta, gamma, mach, div_rms, div_max, kinetic_energy, elastic_energy,
+         solid_volume, flow_rate, wall_shear, u_max, detB_min, detB_max, wall_seconds;
+  double material_volume[EFSI_MAX_MATERIALS];
+} efsi_diagnostics;
+
+/* The fixed columns of the header row, without the newline. */
+extern const char diagnostics_header[];
+
+/* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each
+ * (none unless called). */
+void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME]);
+
+/* Rank 0 only.  Opens dir/diagnostics.csv: a new file with the header row, or, when
+ * restart_step >= 0 and the file exists, the same file keeping only the rows with
+ * step <= restart_step (rewritten through a temporary file) and appending after them.
+ * Returns nonzero with a one-line message naming the file on failure. */
+int diagnostics_open(const char *dir, long restart_step, char *err, size_t errlen);
+
+/* Rank 0 only.  Appends one row and flushes it; an I/O error stops the run, naming the
+ * file. */
+void diagnostics_write(const efsi_diagnostics *row);
+
+/* Rank 0 only. */
+void diagnostics_close(void);
+
+#endif

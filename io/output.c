@@ -1,0 +1,343 @@
+/* The output directory (creation, refusal to overwrite a previous run) and the distributed
+ * NetCDF variable shared by fields and restart files.  A 3-D variable is written from each
+ * rank's owned block, packed k, j, i: as one hyperslab per rank with parallel NetCDF, or
+ * gathered plane by plane on rank 0 with serial NetCDF, so rank 0 never holds the grid. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "output.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "nc_check.h"
+#ifdef HAVE_NETCDF_PAR
+#include <netcdf_par.h>
+#endif
+
+/* ---- the output directory ---------------------------------------------------------- */
+
+/* mkdir -p: each missing component in turn; an existing component is fine. */
+static int make_directories(const char *dir, char *err, size_t errlen)
+{
+  char partial[4096];
+  size_t len = strlen(dir);
+  if (len == 0 || len >= sizeof partial) {
+    snprintf(err, errlen, "output directory name '%s' is empty or too long", dir);
+    return 1;
+  }
+  for (size_t at = 1; at <= len; at++) {
+    if (dir[at] != '/' && dir[at] != '\0') continue;
+    memcpy(partial, dir, at);
+    partial[at] = '\0';
+    if (mkdir(partial, 0777) != 0 && errno != EEXIST) {
+      snprintf(err, errlen, "cannot create output directory %s: %s", partial, strerror(errno));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Names efsi writes: diagnostics.csv, fields_*.nc and restart_*.nc, and their temporary
+ * names (a run that died mid-write is a previous run too). */
+static int is_efsi_output(const char *name)
+{
+  return strncmp(name, "diagnostics.csv", 15) == 0
+      || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0)
+          && strstr(name, ".nc") != NULL);
+}
+
+int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
+{
+  struct stat st;
+  if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    snprintf(err, errlen, "output path %s exists and is not a directory", dir);
+    return 1;
+  }
+  if (make_directories(dir, err, errlen)) return 1;
+  if (access(dir, W_OK | X_OK) != 0) {
+    snprintf(err, errlen, "output directory %s is not writable: %s", dir, strerror(errno));
+    return 1;
+  }
+  if (restarting) return 0;
+  DIR *listing = opendir(dir);
+  if (!listing) {
+    snprintf(err, errlen, "cannot read output directory %s: %s", dir, strerror(errno));
+    return 1;
+  }
+  int found = 0;
+  for (struct dirent *e = readdir(listing); e && !found; e = readdir(listing))
+    found = is_efsi_output(e->d_name);
+  closedir(listing);
+  if (found) {
+    snprintf(err, errlen, "output directory %s already holds efsi output; choose another -o "
+             "or continue it with --restart", dir);
+    return 1;
+  }
+  return 0;
+}
+
+int output_path(char *path, size_t len, const char *dir, const char *kind, long step)
+{
+  int n = snprintf(path, len, "%s/%s_%08ld.nc", dir, kind, step);
+  return n < 0 || (size_t)n >= len;
+}
+
+/* ---- packing of the owned block ---------------------------------------------------- */
+
+/* block(i,j,k) <- f(i,j,k) over the owned cells, or the average of f with its neighbour
+ * in direction centre_dir (face to cell centre: u_c(i) = (u(i) + u(i+1))/2). */
+static void pack_block(const efsi_grid *g, const double *restrict f, int centre_dir,
+                       double *restrict block)
+{
+  const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
+  const ptrdiff_t next = centre_dir < 0 ? 0 : g->stride[centre_dir];
+#pragma omp parallel for
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++) {
+      const double *restrict row = f + grid_index(g, 0, j, k);
+      double *restrict out = block + ((size_t)k * ny + j) * nx;
+      if (centre_dir < 0)
+        for (int i = 0; i < nx; i++) out[i] = row[i];
+      else
+        for (int i = 0; i < nx; i++) out[i] = 0.5 * (row[i] + row[i + next]);
+    }
+}
+
+/* The owned cells of f <- block; halos untouched. */
+static void unpack_block(const efsi_grid *g, const double *restrict block, double *restrict f)
+{
+  const int nx = g->n[0], ny = g->n[1], nz = g->n[2];
+#pragma omp parallel for
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++) {
+      double *restrict row = f + grid_index(g, 0, j, k);
+      const double *restrict in = block + ((size_t)k * ny + j) * nx;
+      for (int i = 0; i < nx; i++) row[i] = in[i];
+    }
+}
+
+static void *checked_malloc(size_t bytes)
+{
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory (%zu bytes for NetCDF output)", bytes);
+  return p;
+}
+
+/* Buffers: every rank its block; rank 0 of a serial build a plane, a piece, and where
+ * every rank's block lies. */
+static void ncfile_buffers(efsi_ncfile *f, const char *path, const efsi_decomp *d,
+                           const efsi_grid *g)
+{
+  f->d = d;
+  f->g = g;
+  f->ncid = -1;
+  if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path
+      || snprintf(f->temp, sizeof f->temp, "%s.tmp", path) >= (int)sizeof f->temp)
+    efsi_abort(EFSI_EXIT_RUNTIME, "file name too long: %s", path);
+  f->block = checked_malloc(grid_cells(g) * sizeof(double));
+  f->plane = f->piece = NULL;
+  f->blocks = NULL;
+#ifdef HAVE_NETCDF_PAR
+  f->holds_file = 1;
+#else
+  f->holds_file = d->rank == 0;
+  int mine[6] = {g->offset[0], g->offset[1], g->offset[2], g->n[0], g->n[1], g->n[2]};
+  if (d->rank == 0) {
+    f->blocks = checked_malloc((size_t)d->size * sizeof *f->blocks);
+    f->plane = checked_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double));
+    f->piece = checked_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double));
+  }
+  MPI_CHECK(MPI_Gather(mine, 6, MPI_INT, f->blocks, 6, MPI_INT, 0, d->comm));
+#endif
+}
+
+static void ncfile_release(efsi_ncfile *f)
+{
+  free(f->block);
+  free(f->plane);
+  free(f->piece);
+  free(f->blocks);
+  f->block = f->plane = f->piece = NULL;
+  f->blocks = NULL;
+}
+
+/* ---- writing ----------------------------------------------------------------------- */
+
+void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
+                   const efsi_grid *g, int dim[3])
+{
+  ncfile_buffers(f, path, d, g);
+  dim[0] = dim[1] = dim[2] = -1;
+  if (!f->holds_file) return;
+#ifdef HAVE_NETCDF_PAR
+  NC_CHECK(nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
+#else
+  NC_CHECK(nc_create(f->temp, NC_NETCDF4 | NC_CLOBBER, &f->ncid));
+#endif
+  /* Every value is written, so HDF5 need not pre-fill. */
+  NC_CHECK(nc_set_fill(f->ncid, NC_NOFILL, NULL));
+  /* CF order: the slowest index first. */
+  NC_CHECK(nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
+  NC_CHECK(nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
+  NC_CHECK(nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
+}
+
+int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
+                  const char *units, const char *long_name)
+{
+  int id = -1;
+  if (!f->holds_file) return id;
+  NC_CHECK(nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
+  NC_CHECK(nc_put_att_text(f->ncid, id, "units", strlen(units), units));
+  NC_CHECK(nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
+#ifdef HAVE_NETCDF_PAR
+  NC_CHECK(nc_var_par_access(f->ncid, id, NC_COLLECTIVE));
+#endif
+  return id;
+}
+
+void ncfile_enddef(efsi_ncfile *f)
+{
+  if (f->holds_file) NC_CHECK(nc_enddef(f->ncid));
+}
+
+#ifndef HAVE_NETCDF_PAR
+/* Copy one rank's rows of a global z-plane to or from its contiguous piece. */
+static void plane_piece(double *plane, int global_nx, const int block[6], double *piece,
+                        int to_plane)
+{
+  const int ox = block[0], oy = block[1], nx = block[3], ny = block[4];
+  for (int j = 0; j < ny; j++) {
+    double *p = plane + (size_t)(oy + j) * global_nx + ox;
+    double *q = piece + (size_t)j * nx;
+    memcpy(to_plane ? p : q, to_plane ? q : p, (size_t)nx * sizeof(double));
+  }
+}
+
+enum { TAG_PLANE = 4201 };
+
+/* Does rank r's block (offset, n) hold global plane kg? */
+static int holds_plane(const int block[6], int kg)
+{
+  return kg >= block[2] && kg < block[2] + block[5];
+}
+#endif
+
+void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
+{
+  const efsi_grid *g = f->g;
+  pack_block(g, field, centre_dir, f->block);
+#ifdef HAVE_NETCDF_PAR
+  size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
+  size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
+  NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->block));
+#else
+  const size_t row_plane = (size_t)g->n[0] * g->n[1];
+  for (int kg = 0; kg < g->global_n[2]; kg++) {
+    if (f->d->rank == 0) {
+      for (int r = 0; r < f->d->size; r++) {
+        const int *b = f->blocks[r];
+        if (!holds_plane(b, kg)) continue;
+        if (r == 0)
+          plane_piece(f->plane, g->global_n[0], b, f->block + (kg - b[2]) * row_plane, 1);
+        else {
+          MPI_CHECK(MPI_Recv(f->piece, b[3] * b[4], MPI_DOUBLE, r, TAG_PLANE, f->d->comm,
+                             MPI_STATUS_IGNORE));
+          plane_piece(f->plane, g->global_n[0], b, f->piece, 1);
+        }
+      }
+      size_t start[3] = {(size_t)kg, 0, 0};
+      size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
+      NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->plane));
+    } else if (kg >= g->offset[2] && kg < g->offset[2] + g->n[2]) {
+      MPI_CHECK(MPI_Send(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
+                         MPI_DOUBLE, 0, TAG_PLANE, f->d->comm));
+    }
+  }
+#endif
+}
+
+void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values)
+{
+  if (!f->holds_file) return;
+  /* Collective with parallel NetCDF: every rank calls, only rank 0 has data. */
+  size_t start = 0, count = f->d->rank == 0 ? n : 0;
+  NC_CHECK(nc_put_vara_double(f->ncid, varid, &start, &count, values));
+}
+
+void ncfile_commit(efsi_ncfile *f)
+{
+  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  /* Every rank's data is in the closed temporary file before it takes the final name. */
+  MPI_CHECK(MPI_Barrier(f->d->comm));
+  int failed = 0;
+  if (f->d->rank == 0 && rename(f->temp, f->path) != 0) failed = errno;
+  if (failed)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot rename %s to %s: %s", f->temp, f->path,
+               strerror(failed));
+  /* No rank goes on (and perhaps reads the file) before the rename. */
+  MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, f->d->comm));
+  ncfile_release(f);
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+
+void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g)
+{
+  ncfile_buffers(f, path, d, g);
+  if (!f->holds_file) return;
+#ifdef HAVE_NETCDF_PAR
+  int rc = nc_open_par(path, NC_NOWRITE, d->comm, MPI_INFO_NULL, &f->ncid);
+#else
+  int rc = nc_open(path, NC_NOWRITE, &f->ncid);
+#endif
+  if (rc != NC_NOERR) efsi_abort(EFSI_EXIT_INPUT, "%s: cannot open: %s", path, nc_strerror(rc));
+}
+
+void ncfile_get(efsi_ncfile *f, const char *name, double *field)
+{
+  const efsi_grid *g = f->g;
+  int varid = -1;
+  if (f->holds_file) NC_CHECK_INPUT(nc_inq_varid(f->ncid, name, &varid), f->path, name);
+#ifdef HAVE_NETCDF_PAR
+  NC_CHECK_INPUT(nc_var_par_access(f->ncid, varid, NC_COLLECTIVE), f->path, name);
+  size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
+  size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
+  NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->block), f->path, name);
+#else
+  const size_t row_plane = (size_t)g->n[0] * g->n[1];
+  for (int kg = 0; kg < g->global_n[2]; kg++) {
+    if (f->d->rank == 0) {
+      size_t start[3] = {(size_t)kg, 0, 0};
+      size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
+      NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->plane), f->path, name);
+      for (int r = 0; r < f->d->size; r++) {
+        const int *b = f->blocks[r];
+        if (!holds_plane(b, kg)) continue;
+        if (r == 0)
+          plane_piece(f->plane, g->global_n[0], b, f->block + (kg - b[2]) * row_plane, 0);
+        else {
+          plane_piece(f->plane, g->global_n[0], b, f->piece, 0);
+          MPI_CHECK(MPI_Send(f->piece, b[3] * b[4], MPI_DOUBLE, r, TAG_PLANE, f->d->comm));
+        }
+      }
+    } else if (kg >= g->offset[2] && kg < g->offset[2] + g->n[2]) {
+      MPI_CHECK(MPI_Recv(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
+                         MPI_DOUBLE, 0, TAG_PLANE, f->d->comm, MPI_STATUS_IGNORE));
+    }
+  }
+#endif
+  unpack_block(g, f->block, field);
+}
+
+void ncfile_close(efsi_ncfile *f)
+{
+  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  ncfile_release(f);
+}

@@ -1,0 +1,73 @@
+/* The output directory and what the fields and restart files share: directory checks,
+ * file names, atomic creation (temporary name, then rename), and the write and read of a
+ * distributed 3-D variable with dimensions (z, y, x) -- each rank its own hyperslab with
+ * parallel NetCDF, or one z-plane at a time through rank 0 with serial NetCDF. */
+#ifndef EFSI_OUTPUT_H
+#define EFSI_OUTPUT_H
+
+#include <stddef.h>
+
+#include "decomp.h"
+#include "grid.h"
+
+/* Rank 0 only (the driver broadcasts the result).  Creates dir and its parents when
+ * missing.  An existing directory that holds efsi output (diagnostics.csv, fields_*.nc,
+ * restart_*.nc) is refused unless restarting; nothing is written into it.  Returns
+ * nonzero with a one-line message in err on refusal or failure. */
+int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
+
+/* path <- "dir/kind_NNNNNNNN.nc" (step with 8 digits).  Nonzero when it does not fit. */
+int output_path(char *path, size_t len, const char *dir, const char *kind, long step);
+
+/* A NetCDF-4 file shared by the ranks of a decomposition.  With parallel NetCDF every rank
+ * holds it open; with serial NetCDF only rank 0 does and the others pass their data
+ * through it.  Metadata calls (nc_def_*, nc_put_att_*) are made where holds_file. */
+typedef struct {
+  int ncid;                  /* valid where holds_file */
+  int holds_file;
+  const efsi_decomp *d;
+  const efsi_grid *g;
+  char path[4096];           /* the final name */
+  char temp[4096];           /* the name while writing */
+  double *block;             /* this rank's owned cells, packed k, j, i */
+  double *plane;             /* serial build, rank 0: one global z-plane */
+  double *piece;             /* serial build, rank 0: one rank's part of a plane */
+  int (*blocks)[6];          /* serial build, rank 0: offset[3], n[3] of every rank */
+} efsi_ncfile;
+
+/* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
+ * sizes; ids in dim[0..2] in that order).  The file stays in define mode. */
+void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
+                   const efsi_grid *g, int dim[3]);
+
+/* Where holds_file: a double variable over dims (1 or 3 of them) with units and
+ * long_name attributes, collective access with parallel NetCDF.  Returns its id. */
+int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
+                  const char *units, const char *long_name);
+
+/* Collective: leave define mode. */
+void ncfile_enddef(efsi_ncfile *f);
+
+/* Collective: write the owned cells of field (layout g).  centre_dir < 0 writes the values
+ * as stored; centre_dir = 0, 1, 2 writes (f(c) + f(c + e_dir))/2, a face-centred velocity
+ * averaged to the cell centre, which reads the halo layer at the high side (width 1). */
+void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir);
+
+/* Collective: a 1-D variable written whole by rank 0 (coordinates). */
+void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values);
+
+/* Collective: close, then rename the temporary file to its final name on rank 0; returns
+ * when the final file is in place for every rank. */
+void ncfile_commit(efsi_ncfile *f);
+
+/* Collective: open an existing file for reading (header already checked by the caller). */
+void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g);
+
+/* Collective: read variable name (dims z, y, x) into the owned cells of field; halos are
+ * left alone.  A read failure stops the run with the input status naming file and name. */
+void ncfile_get(efsi_ncfile *f, const char *name, double *field);
+
+/* Collective: close a file opened for reading. */
+void ncfile_close(efsi_ncfile *f);
+
+#endif

@@ -1,0 +1,248 @@
+/* Restart files.  The state is written as stored: u(i,j,k) on west faces x = i hx for
+ * i = 0..Nx-1 (all of them: x is periodic), v on south faces j = 0..Ny-1 (v(Ny) is 0 at a
+ * wall, v(0) when periodic), w likewise, p, phi_m and B at centres, all on dims (z, y, x),
+ * with step, time and drive force as attributes.  Reading checks the grid, boundaries and
+ * materials against the case, then fills each rank's owned cells: values are bitwise. */
+#include "restart.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+#include "nc_check.h"
+#include "output.h"
+
+/* Bumped whenever the layout below changes, so an old file is refused, not misread. */
+#define RESTART_FORMAT 1
+#define MESSAGE_LEN 512
+
+typedef struct {
+  char name[EFSI_MATERIAL_NAME + 8];
+  double *data;
+  const char *units;
+  char long_name[128];
+} named_field;
+
+/* Every field of the restart file, in file order.  Body tracers (one per body, DESIGN
+ * section 5) are state too: they join this file as their own dimension and variables when
+ * the bodies module keeps them. */
+static int restart_fields(const efsi_state *s, named_field out[])
+{
+  static const char *const b_name[6] = {"bxx", "byy", "bzz", "bxy", "bxz", "byz"};
+  static const char *const face[3][2] = {{"u", "x velocity on the west face x = i hx"},
+                                         {"v", "y velocity on the south face y = j hy"},
+                                         {"w", "z velocity on the bottom face z = k hz"}};
+  double *velocity[3] = {s->u, s->v, s->w};
+  int n = 0;
+  for (int c = 0; c < 3; c++, n++) {
+    snprintf(out[n].name, sizeof out[n].name, "%s", face[c][0]);
+    snprintf(out[n].long_name, sizeof out[n].long_name, "%s (staggered, as stored)", face[c][1]);
+    out[n].data = velocity[c];
+    out[n].units = "um us-1";
+  }
+  snprintf(out[n].name, sizeof out[n].name, "p");
+  snprintf(out[n].long_name, sizeof out[n].long_name, "pressure deviation (mean zero)");
+  out[n].data = s->p;
+  out[n++].units = "pg um-1 us-2";
+  for (int m = 0; m < s->nmat; m++, n++) {
+    snprintf(out[n].name, sizeof out[n].name, "phi_%s", s->material[m]);
+    snprintf(out[n].long_name, sizeof out[n].long_name, "volume fraction of %s", s->material[m]);
+    out[n].data = s->phi[m];
+    out[n].units = "1";
+  }
+  for (int c = 0; s->nmat > 0 && c < 6; c++, n++) {
+    snprintf(out[n].name, sizeof out[n].name, "%s", b_name[c]);
+    snprintf(out[n].long_name, sizeof out[n].long_name,
+             "modified left Cauchy-Green tensor B, %s component", b_name[c] + 1);
+    out[n].data = s->b[c];
+    out[n].units = "1";
+  }
+  return n;
+}
+
+enum { MAX_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
+
+/* "rbc wall": the material names in order, separated by one space. */
+static void material_list(const efsi_state *s, char *list, size_t len)
+{
+  list[0] = '\0';
+  for (int m = 0; m < s->nmat; m++) {
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%s", m ? " " : "", s->material[m]);
+  }
+}
+
+static const char *boundary_name(int periodic) { return periodic ? "periodic" : "wall"; }
+
+void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d)
+{
+  char path[4096];
+  if (output_path(path, sizeof path, dir, "restart", s->step))
+    efsi_abort(EFSI_EXIT_RUNTIME, "restart file name too long in %s", dir);
+  const efsi_grid *g = &s->grid;
+  named_field field[MAX_FIELDS];
+  const int nfields = restart_fields(s, field);
+  int id[MAX_FIELDS], dim[3];
+  efsi_ncfile f;
+  ncfile_create(&f, path, d, g, dim);
+  for (int n = 0; n < nfields; n++)
+    id[n] = ncfile_define(&f, field[n].name, 3, dim, field[n].units, field[n].long_name);
+  if (f.holds_file) {
+    const int format = RESTART_FORMAT;
+    const long long step = s->step;
+    char materials[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME];
+    material_list(s, materials, sizeof materials);
+    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
+    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
+    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
+    for (int dir = 1; dir < 3; dir++) {
+      const char *type = boundary_name(d->periodic[dir]);
+      NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
+                               strlen(type), type));
+    }
+    NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));
+    NC_CHECK(nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
+    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
+    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
+  }
+  ncfile_enddef(&f);
+  for (int n = 0; n < nfields; n++) ncfile_put(&f, id[n], field[n].data, -1);
+  ncfile_commit(&f);
+}
+
+/* A global text attribute into text (NUL-terminated); returns 1 with err set on failure. */
+static int get_text(int ncid, const char *path, const char *name, char *text, size_t len,
+                    char *err, size_t errlen)
+{
+  size_t n = 0;
+  NC_TRY(nc_inq_attlen(ncid, NC_GLOBAL, name, &n), path, name, err, errlen);
+  if (n >= len) return nc_message(err, errlen, "%s: attribute %s is too long", path, name);
+  NC_TRY(nc_get_att_text(ncid, NC_GLOBAL, name, text), path, name, err, errlen);
+  text[n] = '\0';
+  return 0;
+}
+
+/* The format marker, step and time: what every reader checks first. */
+static int read_stamp(int ncid, const char *path, long long *step, double *time,
+                      char *err, size_t errlen)
+{
+  int format = 0;
+  if (nc_get_att_int(ncid, NC_GLOBAL, "efsi_restart_format", &format) != NC_NOERR)
+    return nc_message(err, errlen, "%s: not an efsi restart file (no attribute "
+                      "efsi_restart_format)", path);
+  if (format != RESTART_FORMAT)
+    return nc_message(err, errlen, "%s: restart format %d, this efsi reads format %d", path,
+                      format, RESTART_FORMAT);
+  NC_TRY(nc_get_att_longlong(ncid, NC_GLOBAL, "step", step), path, "attribute step", err, errlen);
+  NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "time", time), path, "attribute time", err, errlen);
+  return 0;
+}
+
+/* Is variable name there as a double array of dims (Nz, Ny, Nx)? */
+static int check_variable(int ncid, const char *path, const char *name, const int cells[3],
+                          char *err, size_t errlen)
+{
+  int id, ndims, dims[NC_MAX_VAR_DIMS];
+  nc_type type;
+  if (nc_inq_varid(ncid, name, &id) != NC_NOERR)
+    return nc_message(err, errlen, "%s: variable %s is missing", path, name);
+  NC_TRY(nc_inq_var(ncid, id, NULL, &type, &ndims, dims, NULL), path, name, err, errlen);
+  size_t len[3] = {0, 0, 0};
+  for (int k = 0; k < ndims && k < 3; k++)
+    NC_TRY(nc_inq_dimlen(ncid, dims[k], &len[k]), path, name, err, errlen);
+  if (type != NC_DOUBLE || ndims != 3 || len[0] != (size_t)cells[2]
+      || len[1] != (size_t)cells[1] || len[2] != (size_t)cells[0])
+    return nc_message(err, errlen, "%s: variable %s is not a double array of (z, y, x) = "
+                      "(%d, %d, %d)", path, name, cells[2], cells[1], cells[0]);
+  return 0;
+}
+
+/* Does the file describe the case of s and d, with every field of the state? */
+static int check_header(int ncid, const char *path, const efsi_state *s, const efsi_decomp *d,
+                        char *err, size_t errlen)
+{
+  const efsi_grid *g = &s->grid;
+  int cells[3];
+  double length[3];
+  NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "grid_cells", cells), path, "attribute grid_cells",
+         err, errlen);
+  if (cells[0] != g->global_n[0] || cells[1] != g->global_n[1] || cells[2] != g->global_n[2])
+    return nc_message(err, errlen, "%s: grid is %dx%dx%d, case has %dx%dx%d", path, cells[0],
+                      cells[1], cells[2], g->global_n[0], g->global_n[1], g->global_n[2]);
+  NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "grid_length", length), path,
+         "attribute grid_length", err, errlen);
+  if (length[0] != g->length[0] || length[1] != g->length[1] || length[2] != g->length[2])
+    return nc_message(err, errlen, "%s: grid.length is %.17g %.17g %.17g, case has %.17g %.17g "
+                      "%.17g", path, length[0], length[1], length[2], g->length[0], g->length[1],
+                      g->length[2]);
+  for (int dir = 1; dir < 3; dir++) {
+    const char *key = dir == 1 ? "boundary_y" : "boundary_z";
+    char type[16];
+    if (get_text(ncid, path, key, type, sizeof type, err, errlen)) return 1;
+    if (strcmp(type, boundary_name(d->periodic[dir])) != 0)
+      return nc_message(err, errlen, "%s: boundary.%c is %s, case has %s", path, "xyz"[dir],
+                        type, boundary_name(d->periodic[dir]));
+  }
+  char stored[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME], wanted[sizeof stored];
+  if (get_text(ncid, path, "materials", stored, sizeof stored, err, errlen)) return 1;
+  material_list(s, wanted, sizeof wanted);
+  if (strcmp(stored, wanted) != 0)
+    return nc_message(err, errlen, "%s: materials are '%s', case has '%s'", path, stored, wanted);
+  named_field field[MAX_FIELDS];
+  const int nfields = restart_fields(s, field);
+  for (int n = 0; n < nfields; n++)
+    if (check_variable(ncid, path, field[n].name, cells, err, errlen)) return 1;
+  return 0;
+}
+
+/* The header as rank 0 reads it, for every rank. */
+typedef struct {
+  int failed;
+  long long step;
+  double time, drive_force;
+  char message[MESSAGE_LEN];
+} restart_header;
+
+static int read_header(const char *path, const efsi_state *s, const efsi_decomp *d,
+                       restart_header *h)
+{
+  int ncid;
+  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", h->message, MESSAGE_LEN);
+  int failed = read_stamp(ncid, path, &h->step, &h->time, h->message, MESSAGE_LEN)
+            || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
+  if (!failed && nc_get_att_double(ncid, NC_GLOBAL, "drive_force", &h->drive_force) != NC_NOERR)
+    failed = nc_message(h->message, MESSAGE_LEN, "%s: attribute drive_force is missing", path);
+  nc_close(ncid);
+  return failed;
+}
+
+int restart_read(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+                 size_t errlen)
+{
+  restart_header h;
+  memset(&h, 0, sizeof h);
+  if (d->rank == 0) h.failed = read_header(path, s, d, &h);
+  MPI_CHECK(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, d->comm));
+  if (h.failed) return nc_message(err, errlen, "%s", h.message);
+  named_field field[MAX_FIELDS];
+  const int nfields = restart_fields(s, field);
+  efsi_ncfile f;
+  ncfile_open(&f, path, d, &s->grid);
+  for (int n = 0; n < nfields; n++) ncfile_get(&f, field[n].name, field[n].data);
+  ncfile_close(&f);
+  s->step = (long)h.step;
+  s->time = h.time;
+  s->drive_force = h.drive_force;
+  return 0;
+}
+
+int restart_peek(const char *path, long *step, double *time, char *err, size_t errlen)
+{
+  int ncid;
+  long long stored_step = 0;
+  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
+  int failed = read_stamp(ncid, path, &stored_step, time, err, errlen);
+  nc_close(ncid);
+  *step = (long)stored_step;
+  return failed;
+}
