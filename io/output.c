@@ -43,11 +43,11 @@ static int make_directories(const char *dir, char *err, size_t errlen)
   return 0;
 }
 
-/* Names efsi writes: diagnostics.csv, fields_*.nc and restart_*.nc, and their temporary
- * names (a run that died mid-write is a previous run too). */
+/* Names efsi writes: diagnostics.csv, bodies.csv, fields_*.nc and restart_*.nc, and their
+ * temporary names (a run that died mid-write is a previous run too). */
 static int is_efsi_output(const char *name)
 {
-  return strncmp(name, "diagnostics.csv", 15) == 0
+  return strncmp(name, "diagnostics.csv", 15) == 0 || strncmp(name, "bodies.csv", 10) == 0
       || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0)
           && strstr(name, ".nc") != NULL);
 }

@@ -5,6 +5,7 @@
  * materials against the case, then fills each rank's owned cells: values are bitwise. */
 #include "restart.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,7 +75,13 @@ static void material_list(const efsi_state *s, char *list, size_t len)
 
 static const char *boundary_name(int periodic) { return periodic ? "periodic" : "wall"; }
 
-void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d)
+/* The tracer variables: id, kind and position, one value per tracer. */
+enum { TRACER_VARIABLES = 5 };
+static const char *const tracer_name[TRACER_VARIABLES] = {
+  "tracer_id", "tracer_kind", "tracer_x", "tracer_y", "tracer_z"};
+
+void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, long n_tracers,
+                   const efsi_tracer *tracers)
 {
   char path[4096];
   if (output_path(path, sizeof path, dir, "restart", s->step))
@@ -105,9 +112,69 @@ void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d)
     NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
     NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
   }
+  /* The tracers (gathered on rank 0) as 1-D variables over the dimension "tracer"; a
+   * case without bodies has no such dimension (a zero length would make it unlimited). */
+  long ntr = n_tracers;
+  MPI_CHECK(MPI_Bcast(&ntr, 1, MPI_LONG, 0, d->comm));
+  int tracer_id[TRACER_VARIABLES];
+  if (ntr > 0) {
+    int tdim = -1;
+    if (f.holds_file) NC_CHECK(nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
+    for (int v = 0; v < TRACER_VARIABLES; v++)
+      tracer_id[v] = ncfile_define(&f, tracer_name[v], 1, &tdim, v < 2 ? "1" : "um",
+                                   "body tracer (DESIGN.md section 5)");
+  }
   ncfile_enddef(&f);
   for (int n = 0; n < nfields; n++) ncfile_put(&f, id[n], field[n].data, -1);
+  if (ntr > 0) {
+    double *column = d->rank == 0 ? malloc((size_t)ntr * sizeof(double)) : NULL;
+    if (d->rank == 0 && !column) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory writing tracers");
+    for (int v = 0; v < TRACER_VARIABLES; v++) {
+      for (long t = 0; d->rank == 0 && t < ntr; t++)
+        column[t] = v == 0 ? (double)tracers[t].id : v == 1 ? (double)tracers[t].kind
+                                                            : tracers[t].x[v - 2];
+      ncfile_put_axis(&f, tracer_id[v], (size_t)ntr, column);
+    }
+    free(column);
+  }
   ncfile_commit(&f);
+}
+
+int restart_read_tracers(const char *path, long *n, efsi_tracer **tracers, char *err,
+                         size_t errlen)
+{
+  *n = 0;
+  *tracers = NULL;
+  int ncid, dim;
+  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
+  if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
+    nc_close(ncid);
+    return 0;
+  }
+  size_t len = 0;
+  int failed = nc_inq_dimlen(ncid, dim, &len) != NC_NOERR;
+  efsi_tracer *t = calloc(len > 0 ? len : 1, sizeof *t);
+  double *column = malloc((len > 0 ? len : 1) * sizeof(double));
+  for (int v = 0; !failed && v < TRACER_VARIABLES; v++) {
+    int varid;
+    failed = nc_inq_varid(ncid, tracer_name[v], &varid) != NC_NOERR
+          || nc_get_var_double(ncid, varid, column) != NC_NOERR;
+    for (size_t k = 0; !failed && k < len; k++) {
+      if (v == 0) t[k].id = (long)column[k];
+      else if (v == 1) t[k].kind = (int)column[k];
+      else t[k].x[v - 2] = column[k];
+    }
+  }
+  nc_close(ncid);
+  free(column);
+  if (failed) {
+    free(t);
+    snprintf(err, errlen, "%s: the body tracers (tracer_*) cannot be read", path);
+    return 1;
+  }
+  *n = (long)len;
+  *tracers = t;
+  return 0;
 }
 
 /* A global text attribute into text (NUL-terminated); returns 1 with err set on failure. */

@@ -8,10 +8,13 @@
 
 #include "decomp.h"
 #include "state.h"
+#include "tracers.h"
 
 /* Collective.  Writes dir/restart_NNNNNNNN.nc (NNNNNNNN = s->step) under a temporary name
- * and renames it when complete, so a crash never leaves a partial file under that name. */
-void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d);
+ * and renames it when complete, so a crash never leaves a partial file under that name.
+ * The body tracers (n of them, sorted by id: tracers_gather) are given on rank 0. */
+void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, long n_tracers,
+                   const efsi_tracer *tracers);
 
 /* Collective.  s is allocated by the caller for the current case on the current process
  * grid (which may differ from the writer's).  Checks the global grid size, lengths,
@@ -21,6 +24,11 @@ void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d);
  * step, time, drive_force; halos are not filled (the caller exchanges them). */
 int restart_read(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
                  size_t errlen);
+
+/* Rank 0: the body tracers stored in a restart file (*n = 0 and *tracers = NULL when it has
+ * none; free() them).  Nonzero with a message when they cannot be read. */
+int restart_read_tracers(const char *path, long *n, efsi_tracer **tracers, char *err,
+                         size_t errlen);
 
 /* Any one rank: step and time stored in a restart file, without reading the fields (the
  * driver needs the step to trim diagnostics.csv).  Nonzero with a message on failure. */

@@ -1,3 +1,5 @@
 # Shipped input cases.
 dist_noinst_DATA += runs/quickstart.ini runs/poiseuille.ini runs/poiseuille-flowrate.ini \
-  runs/couette.ini runs/couette-oscillating.ini runs/taylor-green.ini runs/duct.ini
+  runs/couette.ini runs/couette-oscillating.ini runs/taylor-green.ini runs/duct.ini \
+  runs/fig2-channel.ini runs/fig2-channel-smac.ini runs/fig2-channel-64.ini \
+  runs/sphere-shear.ini runs/rbc-tube.ini runs/weak-scaling-unit.ini

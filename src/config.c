@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The solid's sections (DESIGN.md section 8).  This build has no solid solver, so every key
- * in them is refused; the solid code takes them over by removing them from here. */
-static const char *const solid_sections[] = {"rbc", "platelet", "sphere", "ellipsoid",
-                                             "vessel", "voxels"};
 
 typedef enum {
   KIND_NAME,       /* a label: letters, digits and . _ - + */
@@ -29,7 +25,9 @@ typedef enum {
   KIND_SEED,       /* one unsigned integer */
   KIND_WORD,       /* one of words[]; stores its index */
   KIND_BOOL,       /* true/false, yes/no, 1/0 */
-  KIND_DT          /* auto or a number > 0 */
+  KIND_DT,         /* auto or a number > 0 */
+  KIND_PATH,       /* a file name (any characters but white space at the ends) */
+  KIND_LIST        /* 1..count numbers in range (voxels.modulus, the one list key) */
 } key_kind;
 
 typedef struct {
@@ -47,6 +45,9 @@ static const char *const boundary_words[] = {"periodic", "wall", NULL};
 static const char *const drive_words[] = {"pressure", "flowrate", NULL};
 static const char *const pressure_words[] = {"acm", "smac", NULL};
 static const char *const flow_words[] = {"rest", "taylor-green", NULL};
+static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
+static const char *const vessel_words[] = {"none", "tube", NULL};
+static const char *const voxel_words[] = {"phi", "label", NULL};
 
 #define FIELD(f) offsetof(efsi_config, f)
 #define ANY -HUGE_VAL, HUGE_VAL, 0
@@ -59,7 +60,7 @@ static const key_spec key_table[] = {
   {"grid", "length", KIND_DOUBLES, FIELD(length), 3, 0, HUGE_VAL, 1, NULL,
    "three positive numbers"},
   {"grid", "ranks", KIND_INTS, FIELD(ranks), 3, 0, INT_MAX, 0, NULL,
-   "three integers >= 0 (0 = chosen by MPI_Dims_create)"},
+   "three integers >= 0 (0 = chosen by efsi)"},
   {"boundary", "y", KIND_WORD, FIELD(boundary[1]), 1, ANY, boundary_words,
    "wall or periodic"},
   {"boundary", "z", KIND_WORD, FIELD(boundary[2]), 1, ANY, boundary_words,
@@ -100,10 +101,49 @@ static const key_spec key_table[] = {
    "an integer >= 0 (0 = at the end only)"},
   {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (0 = not given)"},
+  {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
+  {"rbc", "hematocrit", KIND_DOUBLES, FIELD(rbc_hematocrit), 1, 0, 1, 0, NULL,
+   "a volume fraction in [0, 1]"},
+  {"rbc", "diameter", KIND_DOUBLES, FIELD(rbc_diameter), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"rbc", "modulus", KIND_DOUBLES, FIELD(rbc_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
+   "random, x, y or z"},
+  {"platelet", "count", KIND_LONG, FIELD(platelet_count), 1, 0, HUGE_VAL, 0, NULL,
+   "an integer >= 0"},
+  {"platelet", "fraction", KIND_DOUBLES, FIELD(platelet_fraction), 1, 0, 1, 0, NULL,
+   "a volume fraction in [0, 1]"},
+  {"platelet", "semi_axes", KIND_DOUBLES, FIELD(platelet_semi_axes), 3, 0, HUGE_VAL, 1, NULL,
+   "three numbers > 0"},
+  {"platelet", "modulus", KIND_DOUBLES, FIELD(platelet_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"platelet", "orientation", KIND_WORD, FIELD(platelet_orientation), 1, ANY,
+   orientation_words, "random, x, y or z"},
+  {"sphere", "center", KIND_DOUBLES, FIELD(sphere_center), 3, ANY, NULL, "three numbers"},
+  {"sphere", "radius", KIND_DOUBLES, FIELD(sphere_radius), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"sphere", "modulus", KIND_DOUBLES, FIELD(sphere_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"ellipsoid", "center", KIND_DOUBLES, FIELD(ellipsoid_center), 3, ANY, NULL,
+   "three numbers"},
+  {"ellipsoid", "semi_axes", KIND_DOUBLES, FIELD(ellipsoid_semi_axes), 3, 0, HUGE_VAL, 1,
+   NULL, "three numbers > 0"},
+  {"ellipsoid", "modulus", KIND_DOUBLES, FIELD(ellipsoid_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"vessel", "shape", KIND_WORD, FIELD(vessel_shape), 1, ANY, vessel_words, "none or tube"},
+  {"vessel", "diameter", KIND_DOUBLES, FIELD(vessel_diameter), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"vessel", "modulus", KIND_DOUBLES, FIELD(vessel_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"voxels", "file", KIND_PATH, FIELD(voxels_file), 1, ANY, NULL, "a NetCDF file name"},
+  {"voxels", "variable", KIND_WORD, FIELD(voxels_variable), 1, ANY, voxel_words,
+   "phi or label"},
+  {"voxels", "modulus", KIND_LIST, FIELD(voxels_modulus), EFSI_MAX_MATERIALS - 1, 0,
+   HUGE_VAL, 1, NULL, "1 to 7 shear moduli > 0 (one per label)"},
 };
 
-enum { N_KEYS = sizeof key_table / sizeof key_table[0], N_SOLID =
-       sizeof solid_sections / sizeof solid_sections[0], MAX_TOKENS = 3 };
+enum { N_KEYS = sizeof key_table / sizeof key_table[0], MAX_TOKENS = EFSI_MAX_MATERIALS };
 
 /* Where each key got its value, for messages about keys checked together. */
 typedef struct {
@@ -248,6 +288,22 @@ static int store(efsi_config *c, const key_spec *k, const char *value)
     if (!valid_name(value)) return 0;
     snprintf(field, EFSI_NAME_LEN, "%s", value);
     return 1;
+  case KIND_PATH: {
+    const size_t len = strlen(value);
+    if (len == 0 || len >= EFSI_PATH_LEN || is_blank(value[0]) || is_blank(value[len - 1]))
+      return 0;
+    snprintf(field, EFSI_PATH_LEN, "%s", value);
+    return 1;
+  }
+  case KIND_LIST: {
+    if (n < 1 || n > k->count) return 0;
+    double x[MAX_TOKENS];
+    for (int m = 0; m < n; m++)
+      if (!to_double(token[m], &x[m]) || !in_range(k, x[m])) return 0;
+    memcpy(field, x, n * sizeof x[0]);
+    c->voxels_moduli = n;
+    return 1;
+  }
   case KIND_INTS:
   case KIND_DOUBLES: {
     if (n != k->count) return 0;
@@ -343,11 +399,6 @@ static int set_key(parse_state *s, const char *section, const char *name, const 
     fail(s, &here, name, "key outside any [section]");
     return 0;
   }
-  for (int m = 0; m < N_SOLID; m++)
-    if (strcmp(section, solid_sections[m]) == 0) {
-      fail(s, &here, key, "solid bodies are not supported by this version of efsi");
-      return 0;
-    }
   int k = find_key(section, name);
   if (k < 0) {
     int section_known = 0;
@@ -416,6 +467,124 @@ static void apply_override(parse_state *s, const char *text)
 }
 
 /* Checks that relate several keys, after the file and the overrides. */
+/* True when section.name was set by the file or an override. */
+static int given(const parse_state *s, const char *section, const char *name)
+{
+  const origin *o = &s->from[find_key(section, name)];
+  return o->line > 0 || o->override != NULL;
+}
+
+/* "section.key" of a row, for messages. */
+static const origin *where_key(const parse_state *s, const char *section, const char *name)
+{
+  return &s->from[find_key(section, name)];
+}
+
+/* A section is in use when any of its keys is given; then its required keys must be. */
+static void require(parse_state *s, const char *section, const char *const *keys, int n,
+                    const char *why)
+{
+  for (int k = 0; k < n; k++)
+    if (!given(s, section, keys[k])) {
+      char key[64];
+      snprintf(key, sizeof key, "%s.%s", section, keys[k]);
+      fail(s, where_key(s, section, keys[k]), key, "required key is missing (%s)", why);
+    }
+}
+
+static int section_used(const parse_state *s, const char *section)
+{
+  for (int k = 0; k < N_KEYS; k++)
+    if (strcmp(key_table[k].section, section) == 0 && given(s, section, key_table[k].name))
+      return 1;
+  return 0;
+}
+
+/* The solid's keys that depend on each other (bodies that do not fit or overlap are
+ * refused by the seeding, which knows the geometry). */
+static void check_solid(parse_state *s)
+{
+  efsi_config *c = s->c;
+  if (given(s, "rbc", "count") && given(s, "rbc", "hematocrit"))
+    fail(s, where_key(s, "rbc", "hematocrit"), "rbc.hematocrit",
+         "give rbc.count or rbc.hematocrit, not both");
+  if (given(s, "platelet", "count") && given(s, "platelet", "fraction"))
+    fail(s, where_key(s, "platelet", "fraction"), "platelet.fraction",
+         "give platelet.count or platelet.fraction, not both");
+  if ((c->platelet_count > 0 || c->platelet_fraction > 0) && !given(s, "platelet", "modulus"))
+    fail(s, where_key(s, "platelet", "modulus"), "platelet.modulus",
+         "required key is missing (the platelets' shear modulus)");
+  static const char *const sphere_keys[] = {"center", "radius", "modulus"};
+  if (section_used(s, "sphere")) require(s, "sphere", sphere_keys, 3, "[sphere] is in use");
+  static const char *const ellipsoid_keys[] = {"center", "semi_axes", "modulus"};
+  if (section_used(s, "ellipsoid"))
+    require(s, "ellipsoid", ellipsoid_keys, 3, "[ellipsoid] is in use");
+  if (c->vessel_shape == VESSEL_TUBE) {
+    static const char *const vessel_keys[] = {"diameter", "modulus"};
+    require(s, "vessel", vessel_keys, 2, "vessel.shape = tube");
+    if (c->boundary[1] != BOUNDARY_WALL || c->boundary[2] != BOUNDARY_WALL)
+      fail(s, where_key(s, "vessel", "shape"), "vessel.shape",
+           "a tube is anchored by the box walls: set boundary.y = wall and boundary.z = wall");
+    const double room = fmin(c->length[1], c->length[2]);
+    if (given(s, "vessel", "diameter") && c->vessel_diameter >= room)
+      fail(s, where_key(s, "vessel", "diameter"), "vessel.diameter",
+           "%g leaves no wall inside the %g x %g cross-section (must be < %g)",
+           c->vessel_diameter, c->length[1], c->length[2], room);
+  } else if (given(s, "vessel", "diameter") || given(s, "vessel", "modulus")) {
+    fail(s, where_key(s, "vessel", "shape"), "vessel.shape",
+         "vessel.diameter/modulus given, but vessel.shape is none (set vessel.shape = tube)");
+  }
+  if (given(s, "voxels", "file") || given(s, "voxels", "modulus")) {
+    static const char *const voxel_keys[] = {"file", "modulus"};
+    require(s, "voxels", voxel_keys, 2, "[voxels] is in use");
+    if (c->voxels_variable == VOXELS_PHI && c->voxels_moduli > 1)
+      fail(s, where_key(s, "voxels", "modulus"), "voxels.modulus",
+           "voxels.variable = phi is one material: give one modulus, got %d", c->voxels_moduli);
+  }
+  char names[EFSI_MAX_MATERIALS + 8][32];
+  double modulus[EFSI_MAX_MATERIALS + 8];
+  if (config_materials(c, names, modulus) > EFSI_MAX_MATERIALS)
+    fail(s, where_key(s, "voxels", "modulus"), "voxels.modulus",
+         "the case uses more than %d materials", EFSI_MAX_MATERIALS);
+}
+
+int config_materials(const efsi_config *c, char names[][32], double modulus[])
+{
+  int n = 0;
+  if (c->rbc_count > 0 || c->rbc_hematocrit > 0) {
+    snprintf(names[n], 32, "rbc");
+    modulus[n++] = c->rbc_modulus;
+  }
+  if (c->platelet_count > 0 || c->platelet_fraction > 0) {
+    snprintf(names[n], 32, "platelet");
+    modulus[n++] = c->platelet_modulus;
+  }
+  if (c->sphere_radius > 0) {
+    snprintf(names[n], 32, "sphere");
+    modulus[n++] = c->sphere_modulus;
+  }
+  if (c->ellipsoid_semi_axes[0] > 0) {
+    snprintf(names[n], 32, "ellipsoid");
+    modulus[n++] = c->ellipsoid_modulus;
+  }
+  if (c->vessel_shape == VESSEL_TUBE) {
+    snprintf(names[n], 32, "wall");
+    modulus[n++] = c->vessel_modulus;
+  }
+  if (c->voxels_file[0]) {
+    if (c->voxels_variable == VOXELS_PHI) {
+      snprintf(names[n], 32, "voxels");
+      modulus[n++] = c->voxels_modulus[0];
+    } else {
+      for (int m = 0; m < c->voxels_moduli; m++) {
+        snprintf(names[n], 32, "voxels%d", m + 1);
+        modulus[n++] = c->voxels_modulus[m];
+      }
+    }
+  }
+  return n;
+}
+
 static void check_together(parse_state *s)
 {
   efsi_config *c = s->c;
@@ -450,12 +619,14 @@ static void check_together(parse_state *s)
              "wall speed %g given, but boundary.%c is periodic (no wall to move)",
              c->wall_u[d][h], axis[d]);
     }
-    /* WENO5 reads three cells on either side; the halo and wall layers are three deep */
+  }
+  /* WENO5 reads three cells on either side; the halo and wall layers are three deep */
+  for (int d = 0; d < 3; d++)
     if (c->cells[d] < EFSI_HALO)
       fail(s, cells, "grid.cells",
            "%c needs at least %d cells (the WENO5 stencil's halo width), got %d", axis[d],
            EFSI_HALO, c->cells[d]);
-  }
+  check_solid(s);
 }
 
 void config_defaults(efsi_config *c)
@@ -477,6 +648,11 @@ void config_defaults(efsi_config *c)
   c->init_flow = INIT_REST;
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
+  c->rbc_diameter = 8;
+  c->rbc_modulus = 2e-2;
+  c->platelet_semi_axes[0] = 1;
+  c->platelet_semi_axes[1] = 1;
+  c->platelet_semi_axes[2] = 0.8;
 }
 
 /* case.name's default: the file's base name without ".ini". */

@@ -10,6 +10,11 @@ enum { BOUNDARY_PERIODIC = 0, BOUNDARY_WALL = 1 };
 enum { DRIVE_PRESSURE = 0, DRIVE_FLOWRATE = 1 };
 enum { PRESSURE_ACM = 0, PRESSURE_SMAC = 1 };
 enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1 };
+enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
+enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
+enum { VOXELS_PHI = 0, VOXELS_LABEL = 1 };
+
+#define EFSI_MAX_MATERIALS 8
 
 #define EFSI_NAME_LEN 128
 #define EFSI_PATH_LEN 4096
@@ -51,7 +56,34 @@ typedef struct {
   long restart_every;            /* output.restart_every (0 = at the end only) */
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
+
+  /* The solid (DESIGN.md sections 1 and 5); a body family with count and fraction 0, a
+   * sphere with radius 0, an ellipsoid with semi-axes 0 and an empty voxels.file are
+   * absent. */
+  long rbc_count;                /* rbc.count */
+  double rbc_hematocrit;         /* rbc.hematocrit: of the lumen, or of the box */
+  double rbc_diameter;           /* rbc.diameter */
+  double rbc_modulus;            /* rbc.modulus: G / (shear modulus) */
+  int rbc_orientation;           /* rbc.orientation */
+  long platelet_count;           /* platelet.count */
+  double platelet_fraction;      /* platelet.fraction */
+  double platelet_semi_axes[3];  /* platelet.semi_axes */
+  double platelet_modulus;       /* platelet.modulus */
+  int platelet_orientation;      /* platelet.orientation */
+  double sphere_center[3], sphere_radius, sphere_modulus;
+  double ellipsoid_center[3], ellipsoid_semi_axes[3], ellipsoid_modulus;
+  int vessel_shape;              /* vessel.shape */
+  double vessel_diameter, vessel_modulus;
+  char voxels_file[EFSI_PATH_LEN];
+  int voxels_variable;           /* voxels.variable: phi or label */
+  int voxels_moduli;             /* how many numbers voxels.modulus holds */
+  double voxels_modulus[EFSI_MAX_MATERIALS];
 } efsi_config;
+
+/* The materials a case uses, in the order the state stores them (rbc, platelet, sphere,
+ * ellipsoid, wall, voxels or voxels1, voxels2, ...): names and shear moduli.  Returns how
+ * many. */
+int config_materials(const efsi_config *c, char names[][32], double modulus[]);
 
 /* Fill every key with its documented default. */
 void config_defaults(efsi_config *c);

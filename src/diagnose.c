@@ -14,6 +14,7 @@
 #include "operators.h"
 #include "errors.h"
 #include "reduce.h"
+#include "solid_stress.h"
 
 enum { D_KINETIC = 0, D_DIV2, D_U, D_SHEAR, D_WALL_FACES, D_SUMS };
 
@@ -46,6 +47,25 @@ static void wall_shear_sums(const efsi_config *c, const efsi_state *s, int d,
   }
 }
 
+/* The solid's diagnostics on this rank: volume of each material, elastic energy and the
+ * extremes of det B over solid cells (sum of phi >= 1/2). */
+static void solid_sums(const efsi_solver *sv, const efsi_state *s, double *volume,
+                       double *elastic, double det_range[2])
+{
+  const efsi_grid *g = &s->grid;
+  const double dv = g->h[0] * g->h[1] * g->h[2];
+  for (int m = 0; m < s->nmat; m++) {
+    double sum = 0.0;
+    for (int k = 0; k < g->n[2]; k++)
+      for (int j = 0; j < g->n[1]; j++)
+        for (int i = 0; i < g->n[0]; i++) sum += s->phi[m][grid_index(g, i, j, k)];
+    volume[m] = sum * dv;
+  }
+  *elastic = solid_elastic_energy(g, s->nmat, sv->modulus, (double *const *)s->phi,
+                                  (double *const *)s->b);
+  solid_det_range(g, s->nmat, (double *const *)s->phi, (double *const *)s->b, 0.5, det_range);
+}
+
 void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
 {
   const efsi_grid *g = &s->grid;
@@ -75,7 +95,7 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     p[3] = umax;
     p[4] = dmax;
   }
-  double sums[D_SUMS] = {0}, maxima[2] = {0};
+  double sums[D_SUMS + EFSI_MAX_MATERIALS + 1] = {0}, maxima[4] = {0};
   for (int k = 0; k < g->n[2]; k++) {
     const double *p = plane + 5 * (size_t)k;
     sums[D_KINETIC] += p[0];
@@ -85,8 +105,14 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     maxima[1] = fmax(maxima[1], p[4]);
   }
   for (int d = 1; d < 3; d++) wall_shear_sums(c, s, d, &sums[D_SHEAR], &sums[D_WALL_FACES]);
-  global_sum(sv->decomp, sums, D_SUMS);
-  global_max(sv->decomp, maxima, 2);
+  if (s->nmat > 0) {
+    double det[2];
+    solid_sums(sv, s, &sums[D_SUMS + 1], &sums[D_SUMS], det);
+    maxima[2] = -det[0];
+    maxima[3] = det[1];
+  }
+  global_sum(sv->decomp, sums, D_SUMS + 1 + s->nmat);
+  global_max(sv->decomp, maxima, s->nmat > 0 ? 4 : 2);
 
   const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
   const double volume = g->h[0] * g->h[1] * g->h[2];
@@ -102,6 +128,15 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   row->wall_shear = sums[D_WALL_FACES] > 0 ? sums[D_SHEAR] / sums[D_WALL_FACES] : 0.0;
   row->u_max = maxima[0];
   row->mach = row->beta > 0 ? row->u_max / row->beta : 0.0;
+  row->elastic_energy = sums[D_SUMS];
+  row->solid_volume = 0.0;
+  for (int m = 0; m < s->nmat; m++) {
+    row->material_volume[m] = sums[D_SUMS + 1 + m];
+    row->solid_volume += sums[D_SUMS + 1 + m];
+  }
+  /* no solid cell anywhere: the extremes stay infinite; report 0 as for a fluid-only case */
+  row->detB_min = isfinite(maxima[2]) ? -maxima[2] : 0.0;
+  row->detB_max = isfinite(maxima[3]) ? maxima[3] : 0.0;
 }
 
 int locate_point(const efsi_decomp *d, const efsi_state *s, int find_max,

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "decomp.h"
 #include "errors.h"
+#include "init_solid.h"
 #include "output.h"
 #include "run.h"
 #include "timestep.h"
@@ -48,15 +49,20 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
   return text;
 }
 
-/* Memory the run will hold, per rank, in bytes: the fields of the state and of the solver
- * (halos and row padding included) and the halo buffers. */
+/* Memory the run will hold, per rank, in bytes: the fields of the state (u, v, w, p, and
+ * with a solid every phi_m and six B) and of the solver (13 work arrays and one rate per
+ * material; halos and row padding included), and the halo buffers. */
 static double memory_estimate(const efsi_config *c, const efsi_grid *g)
 {
-  const int state_fields = 4, solver_fields = 13;
+  char names[EFSI_MAX_MATERIALS][32];
+  double modulus[EFSI_MAX_MATERIALS];
+  const int nmat = config_materials(c, names, modulus);
+  const int state_fields = 4 + (nmat > 0 ? nmat + 6 : 0), solver_fields = 13 + nmat;
+  const int exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
   double bytes = (double)(state_fields + solver_fields) * g->size * sizeof(double);
   const double faces = 2.0 * ((double)(g->n[1] + 6) * (g->n[2] + 6) + (double)(g->n[0] + 6) * (g->n[2] + 6)
                               + (double)(g->n[0] + 6) * (g->n[1] + 6));
-  bytes += 2.0 * 4 * EFSI_HALO * faces * sizeof(double);   /* send + receive, 4 fields */
+  bytes += 2.0 * exchanged * EFSI_HALO * faces * sizeof(double);   /* send + receive */
   if (c->pressure_method == PRESSURE_SMAC) bytes += 3.0 * grid_cells(g) * sizeof(double);
   return bytes;
 }
@@ -129,6 +135,8 @@ int main(int argc, char **argv)
   if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
   efsi_timestep ts;
   if (!bad) bad = timestep_choose(&cfg, &ts, err, sizeof err);
+  static efsi_case_bodies bodies;
+  if (!bad) bad = case_bodies(&cfg, &bodies, err, sizeof err);
   efsi_decomp d;
   if (!bad) {
     const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
@@ -168,7 +176,7 @@ int main(int argc, char **argv)
   }
   if (rank == 0) printf("  output: %s\n", dir);
 
-  const int status = run(&cfg, &d, &ts, dir, cli.restart_file);
+  const int status = run(&cfg, &d, &ts, dir, cli.restart_file, &bodies);
   decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();

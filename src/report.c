@@ -29,7 +29,7 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   const double per_step = steps > 0 ? stepping / steps : 0.0;
   const double mcups = stepping > 0 ? cells * steps / stepping * 1e-6 : 0.0;
   double flops = 0.0;
-  for (int k = 0; k < TIMER_COUNT; k++) flops += timer_flops_per_cell(k);
+  for (int k = 0; k < TIMER_COUNT; k++) flops += timer_flops_per_cell(t, k);
   const double gflops = stepping > 0 ? flops * cells * steps / stepping * 1e-9 : 0.0;
 
   printf("\nperformance: %.0f cells, %ld steps, %d ranks x %d threads\n", cells, steps,
@@ -40,7 +40,7 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   printf("\n  %-14s %10s %7s %11s %9s\n", "kernel", "seconds", "share", "flop/cell", "GFLOP/s");
   for (int k = 0; k < TIMER_COUNT; k++) {
     const double s = slowest[k];
-    const double kf = timer_flops_per_cell(k);
+    const double kf = timer_flops_per_cell(t, k);
     printf("  %-14s %10.4g %6.1f%% %11.0f %9.4g\n", timer_name(k), s,
            total > 0 ? 100 * s / total : 0.0, kf, s > 0 ? kf * cells * steps / s * 1e-9 : 0.0);
   }
@@ -62,7 +62,7 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
                                   c->peak_gflops, 100 * gflops / c->peak_gflops);
   fprintf(f, "  \"kernels\": {\n");
   for (int k = 0; k < TIMER_COUNT; k++) {
-    const double s = slowest[k], kf = timer_flops_per_cell(k);
+    const double s = slowest[k], kf = timer_flops_per_cell(t, k);
     const double kg = s > 0 ? kf * cells * steps / s * 1e-9 : 0.0;
     fprintf(f, "    \"%s\": {\"seconds\": %.6g, \"share\": %.6g, \"flops_per_cell\": %.6g, "
                "\"gflops\": %.6g", timer_name(k), s, total > 0 ? s / total : 0.0, kf, kg);

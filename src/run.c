@@ -6,8 +6,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "bodies_csv.h"
 #include "diagnose.h"
 #include "diagnostics.h"
 #include "errors.h"
@@ -18,6 +20,7 @@
 #include "restart.h"
 #include "solver.h"
 #include "state.h"
+#include "tracers.h"
 
 /* True when step/time have reached the end of the run's history. */
 static int finished(const efsi_config *c, const efsi_state *s, double dt)
@@ -35,6 +38,8 @@ typedef struct {
   efsi_decomp *d;
   efsi_solver *sv;
   efsi_state *s;
+  efsi_tracers *tracers;
+  int bodies;                /* the case has body tracers */
   const char *dir;
   char last_restart[EFSI_PATH_LEN + 64];
   long fields_step, restart_step, diagnostics_step;   /* last step written */
@@ -54,7 +59,11 @@ static void write_fields(output_state *o)
 static void write_restart(output_state *o)
 {
   timer_start(&o->sv->timers, TIMER_IO);
-  restart_write(o->dir, o->s, o->d);
+  long n = 0;
+  efsi_tracer *all = NULL;
+  if (o->bodies) tracers_gather(o->tracers, &n, &all);
+  restart_write(o->dir, o->s, o->d, n, all);
+  free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
@@ -67,11 +76,18 @@ static double write_diagnostics(output_state *o, double seconds)
   memset(&row, 0, sizeof row);
   diagnose(o->sv, o->s, &row);
   row.wall_seconds = seconds;
-  if (o->d->rank == 0) {
-    timer_start(&o->sv->timers, TIMER_IO);
-    diagnostics_write(&row);
-    timer_stop(&o->sv->timers, TIMER_IO);
+  timer_start(&o->sv->timers, TIMER_IO);
+  if (o->d->rank == 0) diagnostics_write(&row);
+  if (o->bodies) {
+    const efsi_grid *g = &o->s->grid;
+    tracers_interpolate(o->tracers, g, o->s->u, o->s->v, o->s->w);
+    long n = 0;
+    efsi_tracer *all = NULL;
+    tracers_gather(o->tracers, &n, &all);
+    if (o->d->rank == 0) bodies_csv_write(o->s->step, o->s->time, n, all, body_kind_names);
+    free(all);
   }
+  timer_stop(&o->sv->timers, TIMER_IO);
   o->diagnostics_step = o->s->step;
   return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
 }
@@ -98,47 +114,82 @@ static int blow_up(output_state *o, const char *why)
   return EFSI_EXIT_BLOWUP;
 }
 
+/* Rank 0 opens diagnostics.csv (and bodies.csv); the verdict is shared. */
+static int open_tables(const efsi_decomp *d, const efsi_state *s, int bodies, const char *dir,
+                       long restart_step)
+{
+  char err[1024] = "";
+  int failed = 0;
+  if (d->rank == 0) {
+    diagnostics_materials(s->nmat, s->material);
+    failed = diagnostics_open(dir, restart_step, err, sizeof err)
+          || (bodies && bodies_csv_open(dir, restart_step, err, sizeof err));
+  }
+  MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
+  if (failed && d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
+  return failed;
+}
+
+/* Collective: the state and tracers of a restart file; nonzero (message on rank 0 printed)
+ * when it is refused. */
+static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d)
+{
+  char err[1024] = "";
+  int bad = restart_read(path, s, d, err, sizeof err);
+  long n = 0;
+  efsi_tracer *all = NULL;
+  if (!bad && d->rank == 0) bad = restart_read_tracers(path, &n, &all, err, sizeof err);
+  MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, d->comm));
+  if (bad) {
+    if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err[0] ? err : path);
+    return 1;
+  }
+  tracers_scatter(t, n, all);
+  free(all);
+  return 0;
+}
+
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file)
+        const char *restart_file, const efsi_case_bodies *cb)
 {
   efsi_grid g;
   decomp_grid(d, c->cells, c->length, &g);
   efsi_state s;
   efsi_solver sv;
-  if (state_alloc(&s, &g, 0, NULL) || solver_create(&sv, c, d, &g, ts->dt))
+  char names[EFSI_MAX_MATERIALS][32];
+  double modulus[EFSI_MAX_MATERIALS];
+  const int nmat = config_materials(c, names, modulus);
+  const char *name_list[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmat; m++) name_list[m] = names[m];
+  if (state_alloc(&s, &g, nmat, name_list) || solver_create(&sv, c, d, &g, ts->dt, nmat, modulus))
     efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
 
+  efsi_tracers *tracers = tracers_create(d, &g);
+  if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
+  output_state o = {.c = c, .d = d, .sv = &sv, .s = &s, .tracers = tracers,
+                    .bodies = cb->total > 0, .dir = dir,
+                    .fields_step = -1, .restart_step = -1, .diagnostics_step = -1};
   int status = 0;
   if (restart_file) {
-    char err[1024] = "";
-    int bad = restart_read(restart_file, &s, d, err, sizeof err);
-    int any = 0;
-    MPI_CHECK(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, d->comm));
-    if (any) {
-      if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err[0] ? err : restart_file);
+    if (restart_state(restart_file, &s, tracers, d)) {
       status = EFSI_EXIT_INPUT;
       goto done;
     }
-  } else {
-    init_flow(c, &s);
-  }
-  solver_fill_halos(&sv, &s);
-
-  output_state o = {.c = c, .d = d, .sv = &sv, .s = &s, .dir = dir,
-                    .fields_step = -1, .restart_step = -1, .diagnostics_step = -1};
-  if (restart_file) {
     snprintf(o.last_restart, sizeof o.last_restart, "%s", restart_file);
     o.restart_step = s.step;
-  }
-  {
+  } else {
+    init_flow(c, &s);
     char err[1024] = "";
-    int failed = d->rank == 0 ? diagnostics_open(dir, restart_file ? s.step : -1, err, sizeof err) : 0;
-    MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
-    if (failed) {
+    if (nmat > 0 && init_solid(c, cb, d, &s, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
-      status = EFSI_EXIT_RUNTIME;
+      status = EFSI_EXIT_INPUT;
       goto done;
     }
+  }
+  solver_fill_halos(&sv, &s);
+  if (open_tables(d, &s, o.bodies, dir, restart_file ? s.step : -1)) {
+    status = EFSI_EXIT_RUNTIME;
+    goto done;
   }
   const long first_step = s.step;
   if (!restart_file) {
@@ -152,6 +203,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
       status = blow_up(&o, "the sums of the next pressure step overflowed or are not finite");
       break;
     }
+    if (o.bodies) tracers_advance(tracers, &g, s.u, s.v, s.w, sv.dt);
     const int last = finished(c, &s, sv.dt);
     if (due(c->diagnostics_every, s.step) || last) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
@@ -176,9 +228,13 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (o.fields_step != s.step) write_fields(&o);
     if (o.restart_step != s.step) write_restart(&o);
   }
-  if (d->rank == 0) diagnostics_close();
+  if (d->rank == 0) {
+    diagnostics_close();
+    if (o.bodies) bodies_csv_close();
+  }
   if (status == 0) report_performance(c, d, &g, &sv.timers, s.step - first_step, seconds, dir);
 done:
+  tracers_free(tracers);
   solver_free(&sv);
   state_free(&s);
   return status;

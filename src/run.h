@@ -5,13 +5,14 @@
 
 #include "config.h"
 #include "decomp.h"
+#include "init_solid.h"
 #include "timestep.h"
 
 enum { EFSI_EXIT_BLOWUP = 3 };   /* non-finite values or the stable range left */
 
-/* Collective.  Returns the exit status: 0, EFSI_EXIT_INPUT (unreadable or mismatched
- * restart file) or EFSI_EXIT_BLOWUP. */
+/* Collective.  cb: the case's bodies, validated by case_bodies.  Returns the exit status:
+ * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file) or EFSI_EXIT_BLOWUP. */
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file);
+        const char *restart_file, const efsi_case_bodies *cb);
 
 #endif

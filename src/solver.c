@@ -1,5 +1,7 @@
-/* One time step of the fluid (DESIGN.md section 3), first order in time:
- *   v*      = v^N + dt (-v.grad v + div(2 mu dev D)/rho + f e_x/rho - grad p^N/rho)
+/* One time step (DESIGN.md section 3), first order in time:
+ *   solid   phi^{N+1}, B^{N+1} from v^N (solid.c)
+ *   v*      = v^N + dt (-v.grad v + div(2 mu dev D + sum G phi^N dev B^N)/rho + f e_x/rho
+ *                       - grad p^N/rho)
  *   D*      = rho div v*
  *   ACM:  (a, b) minimise <(D* + a lap D* + b lap p^N)^2>, b >= 0, from ONE reduction;
  *         dp = -(b p^N + a D*)/dt,  p^{N+1} = p^N + dp - <p^N + dp>
@@ -19,16 +21,20 @@
 #include "poisson_fft.h"
 #include "projection.h"
 #include "reduce.h"
+#include "solid.h"
+#include "solid_stress.h"
 #include "stress.h"
 #include "weno5.h"
 
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt)
+                  double dt, int nmat, const double *modulus)
 {
   memset(sv, 0, sizeof *sv);
   sv->cfg = c;
   sv->decomp = d;
   sv->dt = dt;
+  sv->nmat = nmat;
+  for (int m = 0; m < nmat; m++) sv->modulus[m] = modulus[m];
   double **arrays[] = {&sv->fu, &sv->fv, &sv->fw, &sv->stress[0], &sv->stress[1],
                        &sv->stress[2], &sv->stress[3], &sv->stress[4], &sv->stress[5],
                        &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};
@@ -37,14 +43,19 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
     *arrays[a] = field_alloc(g);
     failed |= !*arrays[a];
   }
+  for (int m = 0; m < nmat; m++) {
+    sv->phi_rate[m] = field_alloc(g);
+    failed |= !sv->phi_rate[m];
+  }
   sv->plane_sums = calloc((size_t)g->n[2] * (SUM_COUNT + 2), sizeof(double));
-  sv->halo = halo_create(g, d, 4);
+  /* one message per face carries the velocity, every phi_m and B */
+  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0));
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
     sv->poisson = poisson_create(g, d);
     failed |= !sv->poisson;
   }
-  timers_reset(&sv->timers);
+  timers_reset(&sv->timers, nmat);
   if (failed) solver_free(sv);
   return failed;
 }
@@ -55,6 +66,7 @@ void solver_free(efsi_solver *sv)
                       sv->stress[3], sv->stress[4], sv->stress[5], sv->div, sv->lap_div,
                       sv->lap_p, sv->dp};
   for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) field_free(arrays[a]);
+  for (int m = 0; m < sv->nmat; m++) field_free(sv->phi_rate[m]);
   free(sv->plane_sums);
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) poisson_free(sv->poisson);
@@ -68,15 +80,22 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
     for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
 }
 
-/* Exchange and wall layers of the velocity at time t. */
-static void fill_velocity(efsi_solver *sv, efsi_state *s, double t, int width)
+/* Exchange and wall layers of the velocity at time t, and with_solid: of every phi_m and
+ * B (even reflection at walls), all in one message per face. */
+static void fill_velocity(efsi_solver *sv, efsi_state *s, double t, int width, int with_solid)
 {
   double u_wall[3][2];
   solver_wall_velocity(sv->cfg, t, u_wall);
-  double *vel[3] = {s->u, s->v, s->w};
+  double *fields[3 + EFSI_MAX_MATERIALS + 6] = {s->u, s->v, s->w};
+  int n = 3;
+  if (with_solid && s->nmat > 0) {
+    for (int m = 0; m < s->nmat; m++) fields[n++] = s->phi[m];
+    for (int c = 0; c < 6; c++) fields[n++] = s->b[c];
+  }
   timer_start(&sv->timers, TIMER_HALO);
-  halo_exchange(sv->halo, vel, 3, width);
+  halo_exchange(sv->halo, fields, n, width);
   boundary_velocity(&s->grid, s->u, s->v, s->w, u_wall, width);
+  for (int f = 3; f < n; f++) boundary_even(&s->grid, fields[f], width);
   timer_stop(&sv->timers, TIMER_HALO);
 }
 
@@ -91,7 +110,7 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
 
 void solver_fill_halos(efsi_solver *sv, efsi_state *s)
 {
-  fill_velocity(sv, s, s->time, EFSI_HALO);
+  fill_velocity(sv, s, s->time, EFSI_HALO, 1);
   fill_scalars(sv, &s->grid, &s->p, 1, 1);
 }
 
@@ -129,11 +148,17 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   for (int comp = 0; comp < 3; comp++)
     advection_weno5(g, LOC_FACE_X + comp, vel[comp], s->u, s->v, s->w, rhs[comp]);
   timer_stop(&sv->timers, TIMER_ADVECTION);
+  /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
   timer_start(&sv->timers, TIMER_STRESS);
   stress_viscous(g, c->viscosity, s->u, s->v, s->w, sv->stress);
+  if (s->nmat > 0) solid_stress_add(g, s->nmat, sv->modulus, s->phi, s->b, sv->stress, sv->dp);
   timer_stop(&sv->timers, TIMER_STRESS);
   timer_start(&sv->timers, TIMER_DIVERGENCE);
   stress_divergence_add(g, 1.0 / c->density, sv->stress, sv->fu, sv->fv, sv->fw);
+  timer_stop(&sv->timers, TIMER_DIVERGENCE);
+  /* the solid moves with v^N, before v* overwrites it (the stress arrays are free now) */
+  solid_transport(sv, s);
+  timer_start(&sv->timers, TIMER_DIVERGENCE);
   for (int comp = 0; comp < 3; comp++)
     velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, rhs[comp], vel[comp]);
   gradient_add(g, -sv->dt / c->density, s->p, s->u, s->v, s->w);
@@ -144,7 +169,7 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
 static void divergence_star(efsi_solver *sv, efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
-  fill_velocity(sv, s, s->time + sv->dt, 1);
+  fill_velocity(sv, s, s->time + sv->dt, 1, 0);
   timer_start(&sv->timers, TIMER_PROJECTION);
   divergence(g, s->u, s->v, s->w, sv->div);
   const double rho = sv->cfg->density;
@@ -226,6 +251,6 @@ int solver_step(efsi_solver *sv, efsi_state *s)
 
   s->time += dt;
   s->step++;
-  fill_velocity(sv, s, s->time, EFSI_HALO);
+  fill_velocity(sv, s, s->time, EFSI_HALO, 1);
   return 0;
 }

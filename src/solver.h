@@ -28,30 +28,35 @@ typedef struct {
   efsi_halo *halo;
   struct efsi_poisson *poisson;  /* SMAC only */
   double dt;
+  int nmat;                      /* materials of the state, with their shear moduli */
+  double modulus[EFSI_MAX_MATERIALS];
   double *fu, *fv, *fw;          /* momentum right-hand side (acceleration) */
   double *stress[6];             /* sxx, syy, szz at centres; sxy, sxz, syz on edges */
   double *div;                   /* D* = rho div v* */
   double *lap_div, *lap_p;       /* compact Laplacians of D* and p */
-  double *dp;                    /* pressure increment */
+  double *dp;                    /* pressure increment; sum_m G_m phi_m while the stress is formed */
+  double *phi_rate[EFSI_MAX_MATERIALS];  /* -v.grad phi_m (the rate of B uses stress[]) */
   double *plane_sums;            /* per-k-plane partial sums: a fixed summation order */
   efsi_step_info info;
   efsi_timers timers;
 } efsi_solver;
 
-/* Allocate the work arrays.  Returns nonzero when memory runs out. */
+/* Allocate the work arrays for a state with nmat materials of the given shear moduli.
+ * Returns nonzero when memory runs out. */
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt);
+                  double dt, int nmat, const double *modulus);
 void solver_free(efsi_solver *sv);
 
 /* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */
 void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);
 
-/* Fill the halos (width EFSI_HALO) and wall layers of the velocity and of p (width 1) at
- * the state's time: what every step expects on entry (after init or restart). */
+/* Fill the halos (width EFSI_HALO) and wall layers of the velocity, volume fractions and B,
+ * and of p (width 1), at the state's time: what every step expects on entry (after init
+ * or restart). */
 void solver_fill_halos(efsi_solver *sv, efsi_state *s);
 
 /* Advance s by one step dt (ACM or SMAC by pressure.method).  On entry and on return the
- * velocity halos (width 3) and p halos (width 1) are valid.  Returns nonzero when the
+ * halos of velocity, phi and B (width 3) and of p (width 1) are valid.  Returns nonzero when the
  * global sums are not finite (the caller diagnoses the blow-up). */
 int solver_step(efsi_solver *sv, efsi_state *s);
 

@@ -3,9 +3,9 @@
 #ifndef EFSI_STATE_H
 #define EFSI_STATE_H
 
+#include "config.h"
 #include "grid.h"
 
-#define EFSI_MAX_MATERIALS 8
 #define EFSI_MATERIAL_NAME 32
 
 enum { BXX = 0, BYY, BZZ, BXY, BXZ, BYZ };

@@ -5,7 +5,8 @@
 #define EFSI_TIMERS_H
 
 enum {
-  TIMER_ADVECTION = 0,   /* WENO5 advection of the velocity components */
+  TIMER_ADVECTION = 0,   /* WENO5 advection of velocity, volume fractions and B */
+  TIMER_OLDROYD,         /* the Oldroyd rate L.B + B.L^T, update of phi and B */
   TIMER_STRESS,          /* stress tensor on centres and edges */
   TIMER_DIVERGENCE,      /* stress divergence and velocity update */
   TIMER_PROJECTION,      /* D*, Laplacians, sums, dp, pressure and velocity correction */
@@ -16,17 +17,19 @@ enum {
 };
 
 typedef struct {
+  double flops[TIMER_COUNT];     /* per owned cell and step, for this case */
   double seconds[TIMER_COUNT];
   double started[TIMER_COUNT];
   long calls[TIMER_COUNT];
 } efsi_timers;
 
-void timers_reset(efsi_timers *t);
+/* Zero the clocks and set the operation counts for a case with nmat materials. */
+void timers_reset(efsi_timers *t, int nmat);
 void timer_start(efsi_timers *t, int which);
 void timer_stop(efsi_timers *t, int which);
 const char *timer_name(int which);
 /* Floating-point operations per owned cell for one step of this kernel family
  * (add, multiply, divide, sqrt = 1; FMA = 2), counted from the source. */
-double timer_flops_per_cell(int which);
+static inline double timer_flops_per_cell(const efsi_timers *t, int which) { return t->flops[which]; }
 
 #endif

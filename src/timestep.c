@@ -60,7 +60,12 @@ int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t e
   ts->limit[LIMIT_VISCOUS] = h * h / (6.0 * nu);
   ts->limit[LIMIT_ADVECTIVE] = u > 0 ? h / u : INFINITY;
   ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / (u * u) : INFINITY;
-  ts->limit[LIMIT_ELASTIC] = INFINITY;
+  /* shear waves in the stiffest material: c_s = sqrt(G_max / rho) */
+  char names[EFSI_MAX_MATERIALS + 8][32];
+  double modulus[EFSI_MAX_MATERIALS + 8], g_max = 0.0;
+  const int nmat = config_materials(c, names, modulus);
+  for (int m = 0; m < nmat; m++) g_max = fmax(g_max, modulus[m]);
+  ts->limit[LIMIT_ELASTIC] = g_max > 0 ? h / (sqrt(3.0) * sqrt(g_max / c->density)) : INFINITY;
   ts->binding = 0;
   for (int l = 1; l < LIMIT_COUNT; l++)
     if (ts->limit[l] < ts->limit[ts->binding]) ts->binding = l;

@@ -25,22 +25,38 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, periodic, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
-  if (state_alloc(&fc->state, &fc->grid, 0, NULL)
-      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt))
+  char names[EFSI_MAX_MATERIALS][32];
+  double modulus[EFSI_MAX_MATERIALS];
+  const int nmat = config_materials(&fc->cfg, names, modulus);
+  const char *name_list[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmat; m++) name_list[m] = names[m];
+  if (state_alloc(&fc->state, &fc->grid, nmat, name_list)
+      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt, nmat, modulus))
     efsi_abort(EFSI_EXIT_RUNTIME, "test case: out of memory");
+  if (case_bodies(&fc->cfg, &fc->bodies, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  fc->tracers = tracers_create(&fc->decomp, &fc->grid);
   init_flow(&fc->cfg, &fc->state);
+  if (nmat > 0 && init_solid(&fc->cfg, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
+                             sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   solver_fill_halos(&fc->solver, &fc->state);
 }
 
 void fluid_case_steps(fluid_case *fc, long n)
 {
-  for (long s = 0; s < n; s++)
+  for (long s = 0; s < n; s++) {
     if (solver_step(&fc->solver, &fc->state))
       efsi_abort(EFSI_EXIT_RUNTIME, "test case blew up at step %ld", fc->state.step);
+    if (fc->bodies.total > 0)
+      tracers_advance(fc->tracers, &fc->grid, fc->state.u, fc->state.v, fc->state.w,
+                      fc->solver.dt);
+  }
 }
 
 void fluid_case_close(fluid_case *fc)
 {
+  tracers_free(fc->tracers);
   solver_free(&fc->solver);
   state_free(&fc->state);
   decomp_free(&fc->decomp);

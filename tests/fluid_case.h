@@ -7,6 +7,7 @@
 
 #include "config.h"
 #include "decomp.h"
+#include "init_solid.h"
 #include "solver.h"
 #include "state.h"
 #include "timestep.h"
@@ -18,10 +19,13 @@ typedef struct {
   efsi_state state;
   efsi_solver solver;
   efsi_timestep ts;
+  efsi_case_bodies bodies;
+  efsi_tracers *tracers;     /* one per body, advanced by fluid_case_steps */
 } fluid_case;
 
 /* Parse text (INI) with the overrides, build the process grid `ranks` (NULL: from the
- * text) on comm, allocate, initialise (init.flow) and fill the halos.  Aborts the test
+ * text) on comm, allocate, initialise (init.flow, and the solid's bodies, vessel, voxels
+ * and tracers) and fill the halos.  Aborts the test
  * program with a message on any error. */
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
                      const char *const *overrides, int n_overrides, const int *ranks);

@@ -112,6 +112,14 @@ static void free_state(distributed_state *x)
  * written from x slabs. */
 static char dir[64], path[128];
 
+/* Body tracers stored with the state (given on rank 0, sorted by id). */
+enum { NTRACERS = 3 };
+static const efsi_tracer sample_tracers[NTRACERS] = {
+  {.id = 0, .kind = 0, .x = {0.125, 1.0 / 3.0, 2.5}},
+  {.id = 7, .kind = 1, .x = {1e-17, 0.75, 0.1}},
+  {.id = 1000001, .kind = 3, .x = {3.0, 0.0, 5.0 / 7.0}},
+};
+
 static void write_sample(void)
 {
   int size, rank;
@@ -128,7 +136,7 @@ static void write_sample(void)
   w.s.step = step;
   w.s.time = time_stored;
   w.s.drive_force = drive_stored;
-  restart_write(dir, &w.s, &w.d);
+  restart_write(dir, &w.s, &w.d, rank == 0 ? NTRACERS : 0, sample_tracers);
   free_state(&w);
   snprintf(path, sizeof path, "%s/restart_%08ld.nc", dir, step);
 }
@@ -165,6 +173,18 @@ static void read_back(const char *path, const int ranks[3])
   ck_assert_int_eq(r.s.step, step);
   ck_assert(memcmp(&r.s.time, &time_stored, sizeof(double)) == 0);
   ck_assert(memcmp(&r.s.drive_force, &drive_stored, sizeof(double)) == 0);
+  if (r.d.rank == 0) {   /* the tracers come back bitwise */
+    long n = -1;
+    efsi_tracer *t = NULL;
+    ck_assert_msg(restart_read_tracers(path, &n, &t, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(n, NTRACERS);
+    for (int k = 0; k < NTRACERS; k++) {
+      ck_assert_int_eq(t[k].id, sample_tracers[k].id);
+      ck_assert_int_eq(t[k].kind, sample_tracers[k].kind);
+      ck_assert(memcmp(t[k].x, sample_tracers[k].x, sizeof t[k].x) == 0);
+    }
+    free(t);
+  }
   free_state(&r);
 }
 

@@ -1,0 +1,1 @@
+libefsi_a_SOURCES += io/voxels.c io/voxels.h

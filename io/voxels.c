@@ -1,0 +1,98 @@
+/* Voxel geometry input (see voxels.h).  Every rank opens the file read-only and reads its
+ * hyperslab with nc_get_vara_double, which converts any numeric type; labels must be of an
+ * integer type and whole, volume fractions in [0, 1]. */
+#include "voxels.h"
+
+#include <math.h>
+#include <netcdf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nc_check.h"
+
+static int is_integer_type(nc_type t)
+{
+  return t == NC_BYTE || t == NC_UBYTE || t == NC_SHORT || t == NC_USHORT || t == NC_INT
+      || t == NC_UINT || t == NC_INT64 || t == NC_UINT64;
+}
+
+static int check_and_read(int ncid, const char *path, int variable, int nlabels,
+                          const efsi_grid *g, double *block, char *err, size_t errlen)
+{
+  const char *name = variable == VOXELS_PHI ? "phi" : "label";
+  int varid, ndims, dimids[NC_MAX_VAR_DIMS];
+  nc_type type;
+  if (nc_inq_varid(ncid, name, &varid) != NC_NOERR) {
+    snprintf(err, errlen, "%s: voxels.variable: the file has no variable '%s'", path, name);
+    return 1;
+  }
+  NC_TRY(nc_inq_var(ncid, varid, NULL, &type, &ndims, dimids, NULL), path, name, err, errlen);
+  if (variable == VOXELS_LABEL && !is_integer_type(type)) {
+    snprintf(err, errlen, "%s: variable label must be of an integer type", path);
+    return 1;
+  }
+  if (variable == VOXELS_PHI && type != NC_DOUBLE && type != NC_FLOAT) {
+    snprintf(err, errlen, "%s: variable phi must be floating point (a volume fraction)", path);
+    return 1;
+  }
+  if (ndims != 3) {
+    snprintf(err, errlen, "%s: variable %s has %d dimensions, expected 3 (z, y, x)", path,
+             name, ndims);
+    return 1;
+  }
+  size_t len[3];
+  for (int d = 0; d < 3; d++)
+    NC_TRY(nc_inq_dimlen(ncid, dimids[d], &len[d]), path, name, err, errlen);
+  const int *N = g->global_n;
+  if (len[0] != (size_t)N[2] || len[1] != (size_t)N[1] || len[2] != (size_t)N[0]) {
+    snprintf(err, errlen, "%s: variable %s is %zu x %zu x %zu (z, y, x), the case grid is "
+             "%d x %d x %d (Nz, Ny, Nx)", path, name, len[0], len[1], len[2], N[2], N[1], N[0]);
+    return 1;
+  }
+  const size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
+  const size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
+  NC_TRY(nc_get_vara_double(ncid, varid, start, count, block), path, name, err, errlen);
+  const size_t cells = grid_cells(g);
+  for (size_t c = 0; c < cells; c++) {
+    const double x = block[c];
+    const int bad = variable == VOXELS_PHI ? !(x >= 0.0 && x <= 1.0)
+                                           : !(x >= 0.0 && x <= nlabels && x == floor(x));
+    if (bad) {
+      snprintf(err, errlen, "%s: variable %s has the value %g, allowed %s", path, name, x,
+               variable == VOXELS_PHI ? "[0, 1]" : "0 (fluid) to the number of voxels.modulus entries");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int voxels_read(const char *path, int variable, int nlabels, const efsi_grid *g,
+                double *const phi[], char *err, size_t errlen)
+{
+  int ncid;
+  int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) {
+    snprintf(err, errlen, "%s: voxels.file: cannot open: %s", path, nc_strerror(rc));
+    return 1;
+  }
+  double *block = malloc(grid_cells(g) * sizeof(double));
+  if (!block) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
+  const int bad = check_and_read(ncid, path, variable, nlabels, g, block, err, errlen);
+  nc_close(ncid);
+  if (!bad) {
+    size_t c = 0;
+    for (int k = 0; k < g->n[2]; k++)
+      for (int j = 0; j < g->n[1]; j++)
+        for (int i = 0; i < g->n[0]; i++, c++) {
+          const ptrdiff_t at = grid_index(g, i, j, k);
+          if (variable == VOXELS_PHI) {
+            phi[0][at] = block[c];
+          } else {
+            for (int m = 0; m < nlabels; m++) phi[m][at] = block[c] == m + 1 ? 1.0 : 0.0;
+          }
+        }
+  }
+  free(block);
+  return bad;
+}

@@ -1,0 +1,19 @@
+/* Voxel geometry: a NetCDF file with a cell-centred variable on the case grid, dimensions
+ * (z, y, x) of lengths (Nz, Ny, Nx): `phi` (floating point, a volume fraction in [0, 1],
+ * one material) or `label` (integer, 0 = fluid, k >= 1 = the k-th material of
+ * voxels.modulus).  Each rank reads only its own block. */
+#ifndef EFSI_VOXELS_H
+#define EFSI_VOXELS_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "grid.h"
+
+/* Fill the owned cells of phi[0] (VOXELS_PHI) or phi[0..nlabels-1] (VOXELS_LABEL).
+ * Returns nonzero with a one-line message naming the file, the variable and what is
+ * wrong (missing, wrong type, wrong dimensions or sizes, values out of range). */
+int voxels_read(const char *path, int variable, int nlabels, const efsi_grid *g,
+                double *const phi[], char *err, size_t errlen);
+
+#endif

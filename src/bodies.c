@@ -1,0 +1,792 @@
+/* Seeding and initial volume fractions of the bodies.  One lattice of sites, each sized for
+ * the largest body (its exclusion box: the bounding cube for random orientation, the
+ * bounding box for an aligned one), tiles the region; a site holds one body of the largest
+ * family or a sub-lattice of slots of a smaller one.  Body l of family f sits in slot
+ * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
+ * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  phi_m = the fraction of
+ * a cell's sub-cell samples inside the bodies of material m. */
+#include "bodies.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double pi = 3.14159265358979323846;
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (err && errlen) vsnprintf(err, errlen, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+/* ---- counter-based random numbers (splitmix64) ---------------------------------------- */
+
+static uint64_t mix64(uint64_t z)
+{
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static double next_uniform(uint64_t *state)
+{
+  *state += 0x9E3779B97F4A7C15ull;
+  return (double)(mix64(*state) >> 11) * 0x1.0p-53;    /* [0, 1) */
+}
+
+/* The stream of body l of family f: any rank computes it alone. */
+static uint64_t body_stream(unsigned long seed, int f, long l)
+{
+  return mix64(mix64(mix64((uint64_t)seed) ^ (uint64_t)(f + 1)) ^ (uint64_t)l);
+}
+
+/* ---- keys for messages --------------------------------------------------------------- */
+
+static const char *size_key(int kind)
+{
+  static const char *const keys[BODY_KINDS] = {"rbc.diameter", "platelet.semi_axes",
+                                               "sphere.radius", "ellipsoid.semi_axes"};
+  return keys[kind];
+}
+
+static void family_key(const efsi_body_family *f, char *key, size_t len)
+{
+  const char *what = f->count > 0 ? "count" : f->kind == BODY_RBC ? "hematocrit" : "fraction";
+  snprintf(key, len, "%s.%s", shape_name(f->kind), what);
+}
+
+/* ---- the lattice plan: a pure function of the input, identical on every rank ---------- */
+
+typedef struct {
+  int nfam;
+  long count[EFSI_MAX_FAMILIES];       /* bodies of each family */
+  long first_id[EFSI_MAX_FAMILIES];
+  double half[EFSI_MAX_FAMILIES][3];   /* exclusion box half-extents along lab x, y, z */
+  int slots[EFSI_MAX_FAMILIES][3];     /* slots per site along x, y, z */
+  long per_site[EFSI_MAX_FAMILIES];    /* slots used per site (in a lumen: where all fit) */
+  long sites_of[EFSI_MAX_FAMILIES];    /* ceil(count / per_site) */
+  long first_site[EFSI_MAX_FAMILIES];  /* start of the family's range of permuted sites */
+  long seeded, needed;                 /* bodies, sites they need */
+  double emax[3];                      /* a site's exclusion half-extents */
+  double rmax;                         /* largest bounding radius */
+  double usable[3], origin[3], spacing[3];
+  int n[3], wraps[3];                  /* sites along each axis; periodic lattice axes */
+  int lumen;
+  double axis[2], radius;              /* lumen axis (y, z) and radius less one cell */
+  long valid;                          /* valid sites */
+  long mult, shift;                    /* site permutation q = (mult t + shift) mod needed */
+} lattice;
+
+/* Exclusion half-extents along the lab axes and the frame of an aligned family. */
+static void aligned_frame(int orientation, double frame[3][3])
+{
+  const int a = orientation - 1;       /* lab axis of the body's symmetry axis */
+  memset(frame, 0, 9 * sizeof(double));
+  frame[0][(a + 1) % 3] = 1;
+  frame[1][(a + 2) % 3] = 1;
+  frame[2][a] = 1;
+}
+
+static void family_half_extents(const efsi_body_family *f, double half[3])
+{
+  if (f->orientation == 0) {
+    half[0] = half[1] = half[2] = shape_bounding_radius(f->kind, f->size);
+    return;
+  }
+  double e[3], frame[3][3];
+  shape_half_extents(f->kind, f->size, e);
+  aligned_frame(f->orientation, frame);
+  for (int d = 0; d < 3; d++)
+    half[d] = fabs(frame[0][d]) * e[0] + fabs(frame[1][d]) * e[1] + fabs(frame[2][d]) * e[2];
+}
+
+/* Does a body of family f centred at (dy, dz) from the tube's axis stay in the lumen? */
+static int fits_lumen(const lattice *L, const efsi_body_family *fam, int f, double dy,
+                      double dz)
+{
+  if (fam[f].orientation == 0) return hypot(dy, dz) + L->half[f][1] <= L->radius;
+  const double y = fabs(dy) + L->half[f][1], z = fabs(dz) + L->half[f][2];
+  return y * y + z * z <= L->radius * L->radius;
+}
+
+/* Free displacement of family f's bodies in a slot of a site of size `spacing` along d. */
+static double slot_freedom(const lattice *L, int f, int d, double spacing)
+{
+  return fmax(0.5 * spacing / L->slots[f][d] - L->half[f][d], 0);
+}
+
+/* The point of [c - w, c + w] nearest to 0. */
+static double nearest_to_axis(double c, double w)
+{
+  return c - w > 0 ? c - w : c + w < 0 ? c + w : 0;
+}
+
+/* Does family f's slot (b, c) (along y, z) of lumen site (j, k) have a place where its body
+ * fits?  The place to test: the point of the slot's free rectangle nearest the axis. */
+static int slot_fits(const lattice *L, const efsi_body_family *fam, int f, long j, long k,
+                     int b, int c, double sy, double sz)
+{
+  if (!L->lumen) return 1;
+  const double y = L->origin[1] + (j + (b + 0.5) / L->slots[f][1]) * sy - L->axis[0];
+  const double z = L->origin[2] + (k + (c + 0.5) / L->slots[f][2]) * sz - L->axis[1];
+  return fits_lumen(L, fam, f, nearest_to_axis(y, slot_freedom(L, f, 1, sy)),
+                    nearest_to_axis(z, slot_freedom(L, f, 2, sz)));
+}
+
+static long fitting_slots(const lattice *L, const efsi_body_family *fam, int f, long j, long k,
+                          double sy, double sz)
+{
+  long count = 0;
+  for (int c = 0; c < L->slots[f][2]; c++)
+    for (int b = 0; b < L->slots[f][1]; b++) count += slot_fits(L, fam, f, j, k, b, c, sy, sz);
+  return count * L->slots[f][0];
+}
+
+/* A lumen site is valid when every family in use fits in at least one of its slots (the
+ * largest family has one slot per site: its body fits). */
+static int lumen_site_valid(const lattice *L, const efsi_body_family *fam, long j, long k,
+                            double sy, double sz)
+{
+  for (int f = 0; f < L->nfam; f++)
+    if (L->count[f] > 0 && fitting_slots(L, fam, f, j, k, sy, sz) == 0) return 0;
+  return 1;
+}
+
+/* Valid sites of an ny x nz cross-section, and the slots per site each family can use
+ * everywhere (the fewest that fit in any valid site). */
+static long cross_sites(const lattice *L, const efsi_body_family *fam, int ny, int nz,
+                        long usable_slots[])
+{
+  for (int f = 0; f < L->nfam; f++)
+    usable_slots[f] = (long)L->slots[f][0] * L->slots[f][1] * L->slots[f][2];
+  if (!L->lumen) return (long)ny * nz;
+  const double sy = L->usable[1] / ny, sz = L->usable[2] / nz;
+  long valid = 0;
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++) {
+      if (!lumen_site_valid(L, fam, j, k, sy, sz)) continue;
+      valid++;
+      for (int f = 0; f < L->nfam; f++) {
+        const long fit = fitting_slots(L, fam, f, j, k, sy, sz);
+        if (fit < usable_slots[f]) usable_slots[f] = fit;
+      }
+    }
+  return valid;
+}
+
+/* Sites the families need with these slots per site. */
+static long sites_needed(const lattice *L, const long per_site[])
+{
+  long needed = 0;
+  for (int f = 0; f < L->nfam; f++)
+    if (L->count[f] > 0) needed += (L->count[f] + per_site[f] - 1) / per_site[f];
+  return needed;
+}
+
+static long gcd(long a, long b)
+{
+  while (b) {
+    const long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static int check_seeding(const efsi_seeding *s, char *err, size_t errlen)
+{
+  for (int d = 0; d < 3; d++)
+    if (s->cells[d] <= 0 || !(s->length[d] > 0) || !isfinite(s->length[d]))
+      return fail(err, errlen, "grid: cells and lengths must be positive");
+  if (s->vessel) {
+    const double room = fmin(s->length[1], s->length[2]);
+    if (!(s->vessel_diameter > 0) || s->vessel_diameter > room)
+      return fail(err, errlen, "vessel.diameter = %g: must be positive and at most the "
+                  "box's y-z cross-section (%g)", s->vessel_diameter, room);
+  }
+  return 0;
+}
+
+static int check_family(const efsi_body_family *f, char *err, size_t errlen)
+{
+  const char *name = shape_name(f->kind);
+  if (!name) return fail(err, errlen, "body family of unknown kind %d", f->kind);
+  if (!shape_size_valid(f->kind, f->size))
+    return fail(err, errlen, "%s: sizes must be positive", size_key(f->kind));
+  if (f->orientation < 0 || f->orientation > 3)
+    return fail(err, errlen, "%s.orientation: must be random, x, y or z", name);
+  if (f->count < 0) return fail(err, errlen, "%s.count = %ld: must be >= 0", name, f->count);
+  if (!(f->fraction >= 0 && f->fraction < 1)) {
+    char key[64];
+    family_key(f, key, sizeof key);
+    return fail(err, errlen, "%s = %g: must be in [0, 1)", key, f->fraction);
+  }
+  if (f->count > 0 && f->fraction > 0)
+    return fail(err, errlen, "%s.count and the %s's volume fraction are both given: give one",
+                name, name);
+  return 0;
+}
+
+static double region_volume(const efsi_seeding *s)
+{
+  return s->vessel ? 0.25 * pi * s->vessel_diameter * s->vessel_diameter * s->length[0]
+                   : s->length[0] * s->length[1] * s->length[2];
+}
+
+static void region_text(const efsi_seeding *s, char *text, size_t len)
+{
+  if (s->vessel)
+    snprintf(text, len, "a lumen of diameter %g and length %g", s->vessel_diameter,
+             s->length[0]);
+  else
+    snprintf(text, len, "the %g x %g x %g box", s->length[0], s->length[1], s->length[2]);
+}
+
+/* Counts, site geometry, and the lattice with the largest free displacement of a site's
+ * largest body (fewest sites on a tie) among those with enough valid sites. */
+static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
+                        lattice *L, char *err, size_t errlen)
+{
+  memset(L, 0, sizeof *L);
+  if (check_seeding(s, err, errlen)) return 1;
+  if (nfam < 0 || nfam > EFSI_MAX_FAMILIES)
+    return fail(err, errlen, "at most %d body families", EFSI_MAX_FAMILIES);
+  L->nfam = nfam;
+  const double volume = region_volume(s);
+  for (int f = 0; f < nfam; f++) {
+    if (check_family(&fam[f], err, errlen)) return 1;
+    const double vb = shape_volume(fam[f].kind, fam[f].size);
+    L->count[f] = fam[f].count > 0 ? fam[f].count : lround(fam[f].fraction * volume / vb);
+    if (fam[f].fraction > 0 && L->count[f] == 0) {
+      char key[64];
+      family_key(&fam[f], key, sizeof key);
+      return fail(err, errlen, "%s = %g is less than one body (volume %g) in the region",
+                  key, fam[f].fraction, vb);
+    }
+    L->first_id[f] = L->seeded;
+    L->seeded += L->count[f];
+    family_half_extents(&fam[f], L->half[f]);
+  }
+  if (L->seeded == 0) return 0;
+
+  int widest[3] = {0, 0, 0};
+  for (int f = 0; f < nfam; f++) {
+    if (L->count[f] == 0) continue;
+    L->rmax = fmax(L->rmax, shape_bounding_radius(fam[f].kind, fam[f].size));
+    for (int d = 0; d < 3; d++)
+      if (L->half[f][d] > L->emax[d]) {
+        L->emax[d] = L->half[f][d];
+        widest[d] = f;
+      }
+  }
+  for (int f = 0; f < nfam; f++)
+    for (int d = 0; d < 3; d++) {
+      const double k = floor(L->emax[d] / L->half[f][d]);
+      L->slots[f][d] = k < 1 ? 1 : k > 16 ? 16 : (int)k;
+    }
+
+  L->lumen = s->vessel;
+  for (int d = 0; d < 3; d++) {
+    const double h = s->length[d] / s->cells[d];
+    L->wraps[d] = s->periodic[d] && !(L->lumen && d > 0);
+    L->origin[d] = L->wraps[d] ? 0 : h;
+    L->usable[d] = s->length[d] - 2 * L->origin[d];
+  }
+  if (L->lumen) {
+    const double h = fmax(s->length[1] / s->cells[1], s->length[2] / s->cells[2]);
+    L->radius = 0.5 * s->vessel_diameter - h;
+    L->axis[0] = 0.5 * s->length[1];
+    L->axis[1] = 0.5 * s->length[2];
+    for (int d = 1; d < 3; d++) {
+      L->origin[d] = L->axis[d - 1] - L->radius;
+      L->usable[d] = 2 * L->radius;
+    }
+  }
+  static const char axis_name[3] = {'x', 'y', 'z'};
+  int most[3];
+  for (int d = 0; d < 3; d++) {
+    if (!(L->usable[d] >= 2 * L->emax[d])) {
+      const int f = widest[d];
+      char value[64];
+      if (fam[f].kind == BODY_RBC || fam[f].kind == BODY_SPHERE)
+        snprintf(value, sizeof value, "%g", fam[f].size[0]);
+      else
+        snprintf(value, sizeof value, "%g %g %g", fam[f].size[0], fam[f].size[1],
+                 fam[f].size[2]);
+      return fail(err, errlen, "%s = %s: a body needs %g along %c (%s orientation), the "
+                  "region leaves %g (bodies stay one cell off walls)", size_key(fam[f].kind),
+                  value, 2 * L->emax[d], axis_name[d],
+                  fam[f].orientation ? "fixed" : "random", fmax(L->usable[d], 0));
+    }
+    const double m = floor(L->usable[d] / (2 * L->emax[d]));
+    most[d] = m > 1e6 ? 1000000 : (int)m;
+  }
+
+  /* The family blamed when nothing fits: the first in use. */
+  int blamed = 0;
+  while (L->count[blamed] == 0) blamed++;
+  double best = -1;
+  long at_most = 0;
+  for (int nz = 1; nz <= most[2]; nz++)
+    for (int ny = 1; ny <= most[1]; ny++) {
+      long per_site[EFSI_MAX_FAMILIES];
+      const long cross = cross_sites(L, fam, ny, nz, per_site);
+      if (cross == 0) continue;
+      /* With the other families kept, the most bodies of the blamed one. */
+      const long count = L->count[blamed];
+      L->count[blamed] = 0;
+      const long room = cross * most[0] - sites_needed(L, per_site);
+      L->count[blamed] = count;
+      if (room * per_site[blamed] > at_most) at_most = room * per_site[blamed];
+      const long needed = sites_needed(L, per_site);
+      const long nx = (needed + cross - 1) / cross;
+      if (nx > most[0]) continue;
+      const double spacing[3] = {L->usable[0] / nx, L->usable[1] / ny, L->usable[2] / nz};
+      double slack = INFINITY;
+      for (int d = 0; d < 3; d++) slack = fmin(slack, 0.5 * spacing[d] - L->emax[d]);
+      const long sites = nx * cross;
+      const double tie = 1e-12 * (L->usable[0] + L->usable[1] + L->usable[2]);
+      if (slack > best + tie || (slack > best - tie && sites < L->valid)) {
+        best = slack;
+        L->n[0] = (int)nx;
+        L->n[1] = ny;
+        L->n[2] = nz;
+        L->valid = sites;
+        for (int d = 0; d < 3; d++) L->spacing[d] = spacing[d];
+        for (int f = 0; f < nfam; f++) L->per_site[f] = per_site[f];
+      }
+    }
+  if (L->valid == 0) {
+    char key[64], region[128];
+    const efsi_body_family *b = &fam[blamed];
+    family_key(b, key, sizeof key);
+    region_text(s, region, sizeof region);
+    if (b->count > 0)
+      return fail(err, errlen, "%s = %ld cannot be placed: at most %ld with this lattice "
+                  "seeding in %s", key, b->count, at_most, region);
+    return fail(err, errlen, "%s = %g cannot be placed: at most %.3g with this lattice "
+                "seeding in %s", key, b->fraction,
+                at_most * shape_volume(b->kind, b->size) / volume, region);
+  }
+  for (int f = 0; f < nfam; f++) {
+    L->sites_of[f] = L->count[f] > 0 ? (L->count[f] + L->per_site[f] - 1) / L->per_site[f] : 0;
+    L->first_site[f] = L->needed;
+    L->needed += L->sites_of[f];
+  }
+  L->mult = 1;
+  if (L->needed > 1) {
+    L->mult = (long)(0.6180339887498949 * L->needed);
+    while (L->mult < 1 || gcd(L->mult, L->needed) != 1) L->mult++;
+  }
+  L->shift = (long)(mix64((uint64_t)s->seed ^ 0x5EEDull) % (uint64_t)L->needed);
+  return 0;
+}
+
+/* Body l of family f (site index `site` on the lattice, unwrapped). */
+static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
+                  const long site[3], unsigned long seed, efsi_body *b)
+{
+  const efsi_body_family *F = &fam[f];
+  /* The (l mod per_site)-th slot of the site where the body fits. */
+  long r = l % L->per_site[f], slot[3] = {0, 0, 0};
+  for (long at = 0;; at++) {
+    slot[0] = at % L->slots[f][0];
+    slot[1] = (at / L->slots[f][0]) % L->slots[f][1];
+    slot[2] = at / (L->slots[f][0] * L->slots[f][1]);
+    if (slot_fits(L, fam, f, site[1], site[2], (int)slot[1], (int)slot[2], L->spacing[1],
+                  L->spacing[2]) && r-- == 0)
+      break;
+  }
+  double centre[3], dmax[3];
+  for (int d = 0; d < 3; d++) {
+    centre[d] = L->origin[d] + (site[d] + (slot[d] + 0.5) / L->slots[f][d]) * L->spacing[d];
+    dmax[d] = slot_freedom(L, f, d, L->spacing[d]);
+  }
+  uint64_t st = body_stream(seed, f, l);
+  b->id = L->first_id[f] + l;
+  b->kind = F->kind;
+  b->material = F->material;
+  memcpy(b->size, F->size, sizeof b->size);
+  if (F->orientation == 0) {
+    /* Uniform random rotation (Shoemake's unit quaternion). */
+    const double u1 = next_uniform(&st), u2 = 2 * pi * next_uniform(&st),
+                 u3 = 2 * pi * next_uniform(&st);
+    const double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2), z = sqrt(u1) * sin(u3),
+                 w = sqrt(u1) * cos(u3);
+    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
+                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
+                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
+    memcpy(b->frame, m, sizeof m);
+  } else {
+    aligned_frame(F->orientation, b->frame);
+  }
+  /* Uniform displacement in the slot; in a lumen, redrawn until the body fits, else the
+   * place nearest the axis (it fits: the site is valid). */
+  double u[3] = {0, 0, 0};
+  if (L->lumen) {
+    u[1] = nearest_to_axis(centre[1] - L->axis[0], dmax[1]) - (centre[1] - L->axis[0]);
+    u[2] = nearest_to_axis(centre[2] - L->axis[1], dmax[2]) - (centre[2] - L->axis[1]);
+  }
+  for (int attempt = 0; attempt < 256; attempt++) {
+    double t[3];
+    for (int d = 0; d < 3; d++) t[d] = (2 * next_uniform(&st) - 1) * dmax[d];
+    if (!L->lumen || fits_lumen(L, fam, f, centre[1] + t[1] - L->axis[0],
+                                centre[2] + t[2] - L->axis[1])) {
+      memcpy(u, t, sizeof u);
+      break;
+    }
+  }
+  for (int d = 0; d < 3; d++) b->center[d] = centre[d] + u[d];
+}
+
+static int sphere_meets_box(const double c[3], double r, const double lo[3], const double hi[3])
+{
+  double d2 = 0;
+  for (int d = 0; d < 3; d++) {
+    const double e = c[d] < lo[d] ? lo[d] - c[d] : c[d] > hi[d] ? c[d] - hi[d] : 0;
+    d2 += e * e;
+  }
+  return d2 <= r * r;
+}
+
+typedef struct {
+  efsi_body *b;
+  long n, cap;
+} body_list;
+
+static int append(body_list *list, const efsi_body *b)
+{
+  if (list->n == list->cap) {
+    const long cap = list->cap ? 2 * list->cap : 64;
+    efsi_body *grown = realloc(list->b, (size_t)cap * sizeof *grown);
+    if (!grown) return 1;
+    list->b = grown;
+    list->cap = cap;
+  }
+  list->b[list->n++] = *b;
+  return 0;
+}
+
+static long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/* Seeded bodies near [lo, hi]: the sites whose bodies' bounding spheres can reach the box. */
+static int seeded_near(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
+                       const double lo[3], const double hi[3], body_list *list)
+{
+  int *cross = NULL;
+  if (L->lumen) {
+    cross = malloc((size_t)L->n[1] * L->n[2] * sizeof *cross);
+    if (!cross) return 1;
+    int c = 0;
+    for (int k = 0; k < L->n[2]; k++)
+      for (int j = 0; j < L->n[1]; j++)
+        cross[j + L->n[1] * k] =
+            lumen_site_valid(L, fam, j, k, L->spacing[1], L->spacing[2]) ? c++ : -1;
+  }
+  long first[3], last[3];
+  for (int d = 0; d < 3; d++) {
+    first[d] = (long)floor((lo[d] - L->rmax - L->origin[d]) / L->spacing[d]);
+    last[d] = (long)floor((hi[d] + L->rmax - L->origin[d]) / L->spacing[d]);
+    if (!L->wraps[d]) {
+      first[d] = first[d] < 0 ? 0 : first[d];
+      last[d] = last[d] > L->n[d] - 1 ? L->n[d] - 1 : last[d];
+    }
+  }
+  int rc = 0;
+  for (long k = first[2]; k <= last[2] && !rc; k++)
+    for (long j = first[1]; j <= last[1] && !rc; j++)
+      for (long i = first[0]; i <= last[0] && !rc; i++) {
+        const long at[3] = {i, j, k};
+        long site[3];
+        double shift[3];
+        for (int d = 0; d < 3; d++) {
+          const long image = floor_div(at[d], L->n[d]);
+          site[d] = at[d] - image * L->n[d];
+          shift[d] = image * s->length[d];
+        }
+        const long c = cross ? cross[site[1] + L->n[1] * site[2]] : site[1] + L->n[1] * site[2];
+        if (c < 0) continue;
+        /* Bresenham: the `needed` occupied sites spread evenly over the `valid` ones. */
+        const long v = site[0] + (long)L->n[0] * c;
+        const long t = v * L->needed / L->valid;
+        if ((v + 1) * L->needed / L->valid == t) continue;
+        const long q = (L->mult * (t % L->needed) + L->shift) % L->needed;
+        int f = 0;
+        while (q >= L->first_site[f] + L->sites_of[f]) f++;
+        for (long r = 0; r < L->per_site[f]; r++) {
+          const long l = (q - L->first_site[f]) * L->per_site[f] + r;
+          if (l >= L->count[f]) break;
+          efsi_body b;
+          place(L, fam, f, l, site, s->seed, &b);
+          for (int d = 0; d < 3; d++) b.center[d] += shift[d];
+          if (sphere_meets_box(b.center, shape_bounding_radius(b.kind, b.size), lo, hi))
+            rc = append(list, &b);
+        }
+      }
+  free(cross);
+  return rc;
+}
+
+static int singles_near(const lattice *L, const efsi_seeding *s, const efsi_body *singles,
+                        int nsingle, const double lo[3], const double hi[3], body_list *list)
+{
+  for (int j = 0; j < nsingle; j++) {
+    const double r = shape_bounding_radius(singles[j].kind, singles[j].size);
+    long first[3], last[3];
+    for (int d = 0; d < 3; d++) {
+      const double c = singles[j].center[d], len = s->length[d];
+      first[d] = s->periodic[d] ? (long)ceil((lo[d] - r - c) / len) : 0;
+      last[d] = s->periodic[d] ? (long)floor((hi[d] + r - c) / len) : 0;
+    }
+    for (long k = first[2]; k <= last[2]; k++)
+      for (long m = first[1]; m <= last[1]; m++)
+        for (long i = first[0]; i <= last[0]; i++) {
+          efsi_body b = singles[j];
+          const long image[3] = {i, m, k};
+          b.id = L->seeded + j;
+          for (int d = 0; d < 3; d++) b.center[d] += image[d] * s->length[d];
+          if (sphere_meets_box(b.center, r, lo, hi) && append(list, &b)) return 1;
+        }
+  }
+  return 0;
+}
+
+int bodies_near(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                const efsi_body *singles, int nsingle, const double lo[3], const double hi[3],
+                efsi_body **out, long *n)
+{
+  lattice L;
+  body_list list = {NULL, 0, 0};
+  *out = NULL;
+  *n = 0;
+  if (plan_lattice(s, f, nfam, &L, NULL, 0)) return 1;
+  if ((L.seeded > 0 && seeded_near(&L, s, f, lo, hi, &list)) ||
+      singles_near(&L, s, singles, nsingle, lo, hi, &list)) {
+    free(list.b);
+    return 1;
+  }
+  *out = list.b;
+  *n = list.n;
+  return 0;
+}
+
+/* A single body must lie in the region, one cell off walls, and clear of the others
+ * (bounding spheres, nearest periodic image). */
+static int check_single(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
+                        const efsi_body *singles, int j, char *err, size_t errlen)
+{
+  const efsi_body *b = &singles[j];
+  const char *name = shape_name(b->kind);
+  if (!name) return fail(err, errlen, "body %d of unknown kind %d", j, b->kind);
+  if (!shape_size_valid(b->kind, b->size))
+    return fail(err, errlen, "%s: sizes must be positive", size_key(b->kind));
+  const double r = shape_bounding_radius(b->kind, b->size);
+  const double *c = b->center;
+  static const char axis_name[3] = {'x', 'y', 'z'};
+  for (int d = 0; d < 3; d++) {
+    const double h = s->length[d] / s->cells[d];
+    if (!(c[d] >= 0 && c[d] <= s->length[d]))
+      return fail(err, errlen, "%s.center = %g %g %g: outside the %g x %g x %g box", name,
+                  c[0], c[1], c[2], s->length[0], s->length[1], s->length[2]);
+    if (s->periodic[d] && 2 * r >= s->length[d])
+      return fail(err, errlen, "%s.center = %g %g %g: the %s (bounding diameter %g) does not "
+                  "fit the periodic length %g along %c", name, c[0], c[1], c[2], name, 2 * r,
+                  s->length[d], axis_name[d]);
+    if (!s->periodic[d] && (c[d] - r < h || c[d] + r > s->length[d] - h))
+      return fail(err, errlen, "%s.center = %g %g %g: the %s (bounding radius %g) comes "
+                  "closer than one cell (%g) to a wall along %c", name, c[0], c[1], c[2], name,
+                  r, h, axis_name[d]);
+  }
+  if (s->vessel) {
+    const double h = fmax(s->length[1] / s->cells[1], s->length[2] / s->cells[2]);
+    const double out = hypot(c[1] - 0.5 * s->length[1], c[2] - 0.5 * s->length[2]) + r;
+    if (out > 0.5 * s->vessel_diameter - h)
+      return fail(err, errlen, "%s.center = %g %g %g: the %s (bounding radius %g) leaves the "
+                  "lumen (vessel.diameter = %g, one cell kept off the wall)", name, c[0], c[1],
+                  c[2], name, r, s->vessel_diameter);
+  }
+  for (int i = 0; i < j; i++) {
+    const double ri = shape_bounding_radius(singles[i].kind, singles[i].size);
+    double d2 = 0;
+    for (int d = 0; d < 3; d++) {
+      double e = fabs(c[d] - singles[i].center[d]);
+      if (s->periodic[d]) e = fmin(e, s->length[d] - e);
+      d2 += e * e;
+    }
+    if (d2 < (r + ri) * (r + ri))
+      return fail(err, errlen, "%s.center = %g %g %g: overlaps the %s at %g %g %g (bounding "
+                  "spheres)", name, c[0], c[1], c[2], shape_name(singles[i].kind),
+                  singles[i].center[0], singles[i].center[1], singles[i].center[2]);
+  }
+  if (L->seeded == 0) return 0;
+  const double lo[3] = {c[0] - r, c[1] - r, c[2] - r}, hi[3] = {c[0] + r, c[1] + r, c[2] + r};
+  body_list near = {NULL, 0, 0};
+  if (seeded_near(L, s, fam, lo, hi, &near)) return fail(err, errlen, "out of memory");
+  int rc = 0;
+  for (long m = 0; m < near.n && !rc; m++) {
+    const efsi_body *o = &near.b[m];
+    const double ro = shape_bounding_radius(o->kind, o->size);
+    const double dx = c[0] - o->center[0], dy = c[1] - o->center[1], dz = c[2] - o->center[2];
+    if (dx * dx + dy * dy + dz * dz < (r + ro) * (r + ro))
+      rc = fail(err, errlen, "%s.center = %g %g %g: overlaps seeded %s %ld at %g %g %g "
+                "(bounding spheres); change init.seed or move the %s", name, c[0], c[1], c[2],
+                shape_name(o->kind), o->id, o->center[0], o->center[1], o->center[2], name);
+  }
+  free(near.b);
+  return rc;
+}
+
+int bodies_seed(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                const efsi_body *singles, int nsingle, long *total, char *err, size_t errlen)
+{
+  lattice L;
+  *total = 0;
+  if (plan_lattice(s, f, nfam, &L, err, errlen)) return 1;
+  for (int j = 0; j < nsingle; j++)
+    if (check_single(&L, s, f, singles, j, err, errlen)) return 1;
+  *total = L.seeded + nsingle;
+  return 0;
+}
+
+/* ---- volume fractions ---------------------------------------------------------------- */
+
+static double min_spacing(const efsi_grid *g) { return fmin(g->h[0], fmin(g->h[1], g->h[2])); }
+
+double bodies_reach(const efsi_grid *g, double interface_width)
+{
+  return interface_width > 0 ? 5 * interface_width * min_spacing(g) : 0.0;
+}
+
+/* Fraction of a cell inside a body: the 8 corners and a distance estimate at the centre
+ * decide cells wholly in or out; cut cells take n^3 midpoint samples.  pb = the cell
+ * centre in the body frame, edge[d] = the cell's edge along lab axis d, in the body frame. */
+static double cut_fraction(const efsi_body *b, const double pb[3], const double edge[3][3],
+                           double half_diagonal)
+{
+  int inside = 0;
+  for (int corner = 0; corner < 8; corner++) {
+    double x[3];
+    for (int e = 0; e < 3; e++)
+      x[e] = pb[e] + ((corner & 1) - 0.5) * edge[0][e] + (((corner >> 1) & 1) - 0.5) * edge[1][e] +
+             (((corner >> 2) & 1) - 0.5) * edge[2][e];
+    inside += shape_inside(b->kind, b->size, x);
+  }
+  if ((inside == 0 || inside == 8) && fabs(shape_distance(b->kind, b->size, pb)) >= half_diagonal)
+    return inside == 8;
+  const int n = BODIES_SUBCELL;
+  long count = 0;
+  for (int c = 0; c < n; c++)
+    for (int bb = 0; bb < n; bb++)
+      for (int a = 0; a < n; a++) {
+        const double t[3] = {(a + 0.5) / n - 0.5, (bb + 0.5) / n - 0.5, (c + 0.5) / n - 0.5};
+        double x[3];
+        for (int e = 0; e < 3; e++)
+          x[e] = pb[e] + t[0] * edge[0][e] + t[1] * edge[1][e] + t[2] * edge[2][e];
+        count += shape_inside(b->kind, b->size, x);
+      }
+  return (double)count / ((double)n * n * n);
+}
+
+static int by_id(const void *pa, const void *pb)
+{
+  const efsi_body *a = *(const efsi_body *const *)pa, *b = *(const efsi_body *const *)pb;
+  if (a->id != b->id) return a->id < b->id ? -1 : 1;
+  for (int d = 0; d < 3; d++)
+    if (a->center[d] != b->center[d]) return a->center[d] < b->center[d] ? -1 : 1;
+  return 0;
+}
+
+int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
+                           double interface_width, double *const phi[])
+{
+  const efsi_body **order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+  if (!order) return 1;
+  for (long m = 0; m < n; m++) order[m] = &b[m];
+  qsort(order, (size_t)n, sizeof *order, by_id);
+  const double eps = 0.5 * interface_width * min_spacing(g);
+  const double reach = bodies_reach(g, interface_width);
+  const double half_diagonal = 0.5 * sqrt(g->h[0] * g->h[0] + g->h[1] * g->h[1] +
+                                          g->h[2] * g->h[2]);
+  for (long m = 0; m < n; m++) {
+    const efsi_body *body = order[m];
+    const double r = shape_bounding_radius(body->kind, body->size);
+    int first[3], last[3], empty = 0;
+    for (int d = 0; d < 3; d++) {
+      const double lo = (body->center[d] - r - reach) * g->inv_h[d] - g->offset[d];
+      const double hi = (body->center[d] + r + reach) * g->inv_h[d] - g->offset[d];
+      first[d] = lo < 0 ? 0 : (int)fmin(floor(lo), g->n[d]);
+      last[d] = hi >= g->n[d] ? g->n[d] - 1 : (int)fmax(floor(hi), -1);
+      empty |= first[d] > last[d];
+    }
+    if (empty) continue;
+    double edge[3][3];                 /* edge[d] = frame . (h_d e_d) */
+    for (int d = 0; d < 3; d++)
+      for (int e = 0; e < 3; e++) edge[d][e] = body->frame[e][d] * g->h[d];
+    double *restrict ph = phi[body->material];
+#pragma omp parallel for
+    for (int k = first[2]; k <= last[2]; k++)
+      for (int j = first[1]; j <= last[1]; j++)
+        for (int i = first[0]; i <= last[0]; i++) {
+          const int at[3] = {i, j, k};
+          double p[3], pb[3];
+          for (int d = 0; d < 3; d++)
+            p[d] = (g->offset[d] + at[d] + 0.5) * g->h[d] - body->center[d];
+          if (sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) > r + reach + half_diagonal) continue;
+          for (int e = 0; e < 3; e++)
+            pb[e] = body->frame[e][0] * p[0] + body->frame[e][1] * p[1] + body->frame[e][2] * p[2];
+          const double value = interface_width > 0
+              ? 0.5 * (1 - tanh(shape_distance(body->kind, body->size, pb) / eps))
+              : cut_fraction(body, pb, edge, half_diagonal);
+          if (value > 0) {
+            const ptrdiff_t idx = grid_index(g, i, j, k);
+            ph[idx] = fmin(1.0, ph[idx] + value);
+          }
+        }
+  }
+  free(order);
+  return 0;
+}
+
+/* Fraction of the y-z square [y0, y1] x [z0, z1] (relative to the axis) outside radius R:
+ * exact when the square is wholly in or out (the disc is convex), else n^2 samples. */
+static double outside_fraction(double y0, double y1, double z0, double z1, double R)
+{
+  const double ny = y0 > 0 ? y0 : y1 < 0 ? y1 : 0, nz = z0 > 0 ? z0 : z1 < 0 ? z1 : 0;
+  const double fy = fmax(fabs(y0), fabs(y1)), fz = fmax(fabs(z0), fabs(z1));
+  if (fy * fy + fz * fz <= R * R) return 0;
+  if (ny * ny + nz * nz >= R * R) return 1;
+  const int n = VESSEL_SUBCELL;
+  long count = 0;
+  for (int b = 0; b < n; b++)
+    for (int a = 0; a < n; a++) {
+      const double y = y0 + (a + 0.5) / n * (y1 - y0), z = z0 + (b + 0.5) / n * (z1 - z0);
+      count += y * y + z * z > R * R;
+    }
+  return (double)count / ((double)n * n);
+}
+
+void vessel_volume_fraction(const efsi_grid *g, double diameter, double interface_width,
+                            double *phi)
+{
+  const double R = 0.5 * diameter, eps = 0.5 * interface_width * min_spacing(g);
+  const double yc = 0.5 * g->length[1], zc = 0.5 * g->length[2];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++) {
+      const double y0 = (g->offset[1] + j) * g->h[1] - yc, z0 = (g->offset[2] + k) * g->h[2] - zc;
+      const double y1 = y0 + g->h[1], z1 = z0 + g->h[2];
+      const double value = interface_width > 0
+          ? 0.5 * (1 + tanh((hypot(0.5 * (y0 + y1), 0.5 * (z0 + z1)) - R) / eps))
+          : outside_fraction(y0, y1, z0, z1, R);
+      double *restrict row = phi + grid_index(g, 0, j, k);
+      for (int i = 0; i < g->n[0]; i++) row[i] = value;
+    }
+}

@@ -1,0 +1,125 @@
+/* Initial state of the solid (see init_solid.h).  Each rank asks bodies.c only for the
+ * bodies near its own block, so start-up work does not grow with the total number of
+ * bodies; the voxel file is read block by block. */
+#include "init_solid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "voxels.h"
+
+const char *const body_kind_names[BODY_KINDS] = {"rbc", "platelet", "sphere", "ellipsoid"};
+
+/* Index of material `name` in the case's material list, -1 when absent. */
+static int material_index(const efsi_config *c, const char *name)
+{
+  char names[EFSI_MAX_MATERIALS][32];
+  double modulus[EFSI_MAX_MATERIALS];
+  const int n = config_materials(c, names, modulus);
+  for (int m = 0; m < n; m++)
+    if (strcmp(names[m], name) == 0) return m;
+  return -1;
+}
+
+int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen)
+{
+  memset(cb, 0, sizeof *cb);
+  efsi_seeding *sd = &cb->seeding;
+  for (int d = 0; d < 3; d++) {
+    sd->length[d] = c->length[d];
+    sd->cells[d] = c->cells[d];
+    sd->periodic[d] = c->boundary[d] == BOUNDARY_PERIODIC;
+  }
+  sd->seed = c->seed;
+  sd->vessel = c->vessel_shape == VESSEL_TUBE;
+  sd->vessel_diameter = c->vessel_diameter;
+  if (c->rbc_count > 0 || c->rbc_hematocrit > 0) {
+    efsi_body_family *f = &cb->family[cb->nfam++];
+    f->kind = BODY_RBC;
+    f->material = material_index(c, "rbc");
+    f->count = c->rbc_count;
+    f->fraction = c->rbc_hematocrit;
+    f->size[0] = c->rbc_diameter;
+    f->orientation = c->rbc_orientation;
+  }
+  if (c->platelet_count > 0 || c->platelet_fraction > 0) {
+    efsi_body_family *f = &cb->family[cb->nfam++];
+    f->kind = BODY_PLATELET;
+    f->material = material_index(c, "platelet");
+    f->count = c->platelet_count;
+    f->fraction = c->platelet_fraction;
+    memcpy(f->size, c->platelet_semi_axes, sizeof f->size);
+    f->orientation = c->platelet_orientation;
+  }
+  /* single bodies keep the lab axes */
+  if (c->sphere_radius > 0) {
+    efsi_body *b = &cb->single[cb->nsingle++];
+    b->kind = BODY_SPHERE;
+    b->material = material_index(c, "sphere");
+    memcpy(b->center, c->sphere_center, sizeof b->center);
+    b->size[0] = b->size[1] = b->size[2] = c->sphere_radius;
+  }
+  if (c->ellipsoid_semi_axes[0] > 0) {
+    efsi_body *b = &cb->single[cb->nsingle++];
+    b->kind = BODY_ELLIPSOID;
+    b->material = material_index(c, "ellipsoid");
+    memcpy(b->center, c->ellipsoid_center, sizeof b->center);
+    memcpy(b->size, c->ellipsoid_semi_axes, sizeof b->size);
+  }
+  for (int s = 0; s < cb->nsingle; s++)
+    for (int d = 0; d < 3; d++) cb->single[s].frame[d][d] = 1.0;
+  if (cb->nfam == 0 && cb->nsingle == 0) return 0;
+  char why[1024];
+  if (bodies_seed(sd, cb->family, cb->nfam, cb->single, cb->nsingle, &cb->total, why,
+                  sizeof why)) {
+    snprintf(err, errlen, "%s: %s", c->file, why);
+    return 1;
+  }
+  return 0;
+}
+
+/* The same verdict on every rank: the message of the lowest rank that refused. */
+static int agree(const efsi_decomp *d, int bad, char *err, size_t errlen)
+{
+  int first = bad ? d->rank : d->size;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, d->comm));
+  if (first == d->size) return 0;
+  MPI_CHECK(MPI_Bcast(err, (int)errlen, MPI_CHAR, first, d->comm));
+  return 1;
+}
+
+int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d,
+               efsi_state *s, efsi_tracers *t, char *err, size_t errlen)
+{
+  const efsi_grid *g = &s->grid;
+  if (cb->nfam > 0 || cb->nsingle > 0) {
+    const double reach = bodies_reach(g, c->interface_width);
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+      lo[k] = g->offset[k] * g->h[k] - reach;
+      hi[k] = (g->offset[k] + g->n[k]) * g->h[k] + reach;
+    }
+    efsi_body *near = NULL;
+    long n = 0;
+    if (bodies_near(&cb->seeding, cb->family, cb->nfam, cb->single, cb->nsingle, lo, hi,
+                    &near, &n)
+        || bodies_volume_fraction(g, near, n, c->interface_width, s->phi))
+      efsi_abort(EFSI_EXIT_RUNTIME, "out of memory placing the bodies");
+    for (long b = 0; b < n; b++)
+      if (tracers_owns(g, near[b].center))
+        tracers_add(t, near[b].id, near[b].kind, near[b].center);
+    free(near);
+  }
+  if (c->vessel_shape == VESSEL_TUBE)
+    vessel_volume_fraction(g, c->vessel_diameter, c->interface_width,
+                           s->phi[material_index(c, "wall")]);
+  int bad = 0;
+  if (c->voxels_file[0]) {
+    const int first = material_index(c, c->voxels_variable == VOXELS_PHI ? "voxels" : "voxels1");
+    bad = voxels_read(c->voxels_file, c->voxels_variable, c->voxels_moduli, g, s->phi + first,
+                      err, errlen);
+  }
+  return agree(d, bad, err, errlen);
+}

@@ -1,0 +1,37 @@
+/* Transport of the solid's volume fractions and left Cauchy-Green tensor (see solid.h). */
+#include "solid.h"
+
+#include "location.h"
+#include "oldroyd.h"
+#include "weno5.h"
+
+/* f += dt * rate on the owned cells */
+static void advance(const efsi_grid *g, double dt, const double *restrict rate, double *restrict f)
+{
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+#pragma omp simd
+      for (int i = 0; i < g->n[0]; i++) f[row + i] += dt * rate[row + i];
+    }
+}
+
+void solid_transport(efsi_solver *sv, efsi_state *s)
+{
+  if (s->nmat == 0) return;
+  const efsi_grid *g = &s->grid;
+  timer_start(&sv->timers, TIMER_ADVECTION);
+  for (int m = 0; m < s->nmat; m++)
+    advection_weno5(g, LOC_CENTRE, s->phi[m], s->u, s->v, s->w, sv->phi_rate[m]);
+  for (int c = 0; c < 6; c++)
+    advection_weno5(g, LOC_CENTRE, s->b[c], s->u, s->v, s->w, sv->stress[c]);
+  timer_stop(&sv->timers, TIMER_ADVECTION);
+  timer_start(&sv->timers, TIMER_OLDROYD);
+  oldroyd_rate_add(g, s->u, s->v, s->w, s->b, sv->stress);
+  for (int m = 0; m < s->nmat; m++) advance(g, sv->dt, sv->phi_rate[m], s->phi[m]);
+  for (int c = 0; c < 6; c++) advance(g, sv->dt, sv->stress[c], s->b[c]);
+  solid_fluid_treatment(g, s->nmat, s->phi, sv->dt, SOLID_INTERFACE_KAPPA, s->u, s->v, s->w,
+                        s->b);
+  timer_stop(&sv->timers, TIMER_OLDROYD);
+}

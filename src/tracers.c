@@ -1,0 +1,339 @@
+/* Body tracers.  Velocity at a point: component c sits at (i + s_0, j + s_1, k + s_2) h with
+ * s_d = 0 along d = c and 1/2 across, so with q_d = x_d / h_d - s_d, base b_d = floor(q_d)
+ * and weight f_d = q_d - b_d,  v_c(x) = sum over the 8 corners of prod_d (f_d or 1 - f_d).
+ * The weights are computed from global indices, so they are the same bits on every process
+ * grid.  Migration moves tracers that left the block along x, then y, then z. */
+#include "tracers.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+
+struct efsi_tracers {
+  const efsi_decomp *d;
+  efsi_grid g;
+  efsi_tracer *local;
+  long count, capacity;
+  efsi_tracer *send[2];      /* leaving through the low / high side of the current direction */
+  long send_capacity[2];
+  MPI_Datatype type;         /* one efsi_tracer as bytes (a homogeneous machine) */
+};
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+/* Grow *buf to hold at least need tracers. */
+static void reserve(efsi_tracer **buf, long *capacity, long need)
+{
+  if (need <= *capacity) return;
+  long grown = *capacity > 0 ? *capacity : 64;
+  while (grown < need) grown *= 2;
+  efsi_tracer *b = realloc(*buf, (size_t)grown * sizeof *b);
+  if (!b) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory for %ld tracers", grown);
+  *buf = b;
+  *capacity = grown;
+}
+
+/* The global cell along d that holds coordinate xd; the domain's ends belong to the first
+ * and last cells. */
+static int global_cell(const efsi_grid *g, int d, double xd)
+{
+  const double c = floor(xd * g->inv_h[d]);
+  if (!(c >= 0.0)) return 0;           /* also a NaN position: stopped in the migration */
+  if (c >= g->global_n[d]) return g->global_n[d] - 1;
+  return (int)c;
+}
+
+int tracers_owns(const efsi_grid *g, const double x[3])
+{
+  for (int d = 0; d < 3; d++) {
+    const int c = global_cell(g, d, x[d]);
+    if (c < g->offset[d] || c >= g->offset[d] + g->n[d]) return 0;
+  }
+  return 1;
+}
+
+efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g)
+{
+  for (int e = 0; e < 3; e++)
+    if (g->n[e] * d->dims[e] != g->global_n[e])
+      efsi_abort(EFSI_EXIT_RUNTIME, "tracers: %d ranks along %c do not split %d cells into "
+                 "equal blocks of %d", d->dims[e], axis_name[e], g->global_n[e], g->n[e]);
+  efsi_tracers *t = calloc(1, sizeof *t);
+  if (!t) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+  t->d = d;
+  t->g = *g;
+  MPI_CHECK(MPI_Type_contiguous((int)sizeof(efsi_tracer), MPI_BYTE, &t->type));
+  MPI_CHECK(MPI_Type_commit(&t->type));
+  return t;
+}
+
+void tracers_free(efsi_tracers *t)
+{
+  if (!t) return;
+  MPI_CHECK(MPI_Type_free(&t->type));
+  free(t->local);
+  free(t->send[0]);
+  free(t->send[1]);
+  free(t);
+}
+
+void tracers_add(efsi_tracers *t, long id, int kind, const double x[3])
+{
+  if (!tracers_owns(&t->g, x))
+    efsi_abort(EFSI_EXIT_RUNTIME, "tracers: body %ld at (%g, %g, %g) added on rank %d, "
+               "which does not own that point", id, x[0], x[1], x[2], t->d->rank);
+  reserve(&t->local, &t->capacity, t->count + 1);
+  efsi_tracer *p = &t->local[t->count++];
+  memset(p, 0, sizeof *p);             /* padding too: gathered arrays compare bitwise */
+  p->id = id;
+  p->kind = kind;
+  memcpy(p->x, x, sizeof p->x);
+}
+
+long tracers_local_count(const efsi_tracers *t) { return t->count; }
+
+const efsi_tracer *tracers_local(const efsi_tracers *t) { return t->local; }
+
+/* Component c at x, trilinear from its faces.  The base is clamped to the local range
+ * -1 .. n-1 (so the stencil stays in the halo of width 1); it only binds at the rounding
+ * edge of a block or at x = L, where the weight then reaches 1. */
+static double interpolate_component(const efsi_grid *g, const double *f, int c,
+                                    const double x[3])
+{
+  int base[3];
+  double weight[3];
+  for (int d = 0; d < 3; d++) {
+    const double q = x[d] * g->inv_h[d] - (d == c ? 0.0 : 0.5);
+    double b = floor(q);
+    if (b < g->offset[d] - 1) b = g->offset[d] - 1;
+    if (b > g->offset[d] + g->n[d] - 1) b = g->offset[d] + g->n[d] - 1;
+    base[d] = (int)b - g->offset[d];
+    weight[d] = q - b;
+  }
+  const double *corner = f + grid_index(g, base[0], base[1], base[2]);
+  double sum = 0.0;
+  for (int m = 0; m < 8; m++) {
+    double wm = 1.0;
+    ptrdiff_t at = 0;
+    for (int d = 0; d < 3; d++) {
+      const int up = (m >> d) & 1;
+      wm *= up ? weight[d] : 1.0 - weight[d];
+      at += up * g->stride[d];
+    }
+    sum += wm * corner[at];
+  }
+  return sum;
+}
+
+void tracers_interpolate(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
+                         const double *w)
+{
+  const double *velocity[3] = {u, v, w};
+  efsi_tracer *p = t->local;
+#pragma omp parallel for schedule(static)
+  for (long n = 0; n < t->count; n++)
+    for (int c = 0; c < 3; c++) p[n].v[c] = interpolate_component(g, velocity[c], c, p[n].x);
+}
+
+/* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
+static double into_domain(double xd, double length, int periodic)
+{
+  if (periodic) return xd - length * floor(xd / length);
+  if (xd < 0.0) xd = -xd;
+  if (xd > length) xd = 2.0 * length - xd;
+  return xd < 0.0 ? 0.0 : xd > length ? length : xd;
+}
+
+void tracers_advance(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
+                     const double *w, double dt)
+{
+  tracers_interpolate(t, g, u, v, w);
+  efsi_tracer *p = t->local;
+  const int *periodic = t->d->periodic;
+#pragma omp parallel for schedule(static)
+  for (long n = 0; n < t->count; n++)
+    for (int d = 0; d < 3; d++)
+      p[n].x[d] = into_domain(p[n].x[d] + dt * p[n].v[d], g->length[d], periodic[d]);
+  tracers_migrate(t);
+}
+
+/* Which way the tracer goes along d: 0 stays, -1 to the low neighbour, +1 to the high one;
+ * a jump beyond the neighbouring block (or a non-finite position) stops the run. */
+static int direction_of(const efsi_tracers *t, const efsi_tracer *p, int d)
+{
+  const efsi_decomp *dc = t->d;
+  const int block = global_cell(&t->g, d, p->x[d]) / t->g.n[d];
+  const int diff = block - dc->coords[d], dims = dc->dims[d];
+  if (isfinite(p->x[d])) {
+    if (diff == 0) return 0;
+    if (diff == 1 || (dc->periodic[d] && diff == 1 - dims)) return 1;
+    if (diff == -1 || (dc->periodic[d] && diff == dims - 1)) return -1;
+  }
+  efsi_abort(EFSI_EXIT_RUNTIME, "tracers: body %ld moved to (%g, %g, %g), from block %d to "
+             "block %d of %d along %c in one step; a tracer may only move into a neighbouring "
+             "block (|v| dt < h): the time step is too large or the velocity is not finite",
+             p->id, p->x[0], p->x[1], p->x[2], dc->coords[d], block, dims, axis_name[d]);
+}
+
+/* An MPI count: at most INT_MAX tracers in one message. */
+static int message_count(long n)
+{
+  if (n > INT_MAX)
+    efsi_abort(EFSI_EXIT_RUNTIME, "tracers: %ld tracers in one message (at most %d)", n,
+               INT_MAX);
+  return (int)n;
+}
+
+/* One direction: sort out the leavers (the staying ones keep their order), exchange the
+ * counts, then the tracers, appended to the local array.  Tag 0 travels up, tag 1 down. */
+static void migrate_direction(efsi_tracers *t, int d)
+{
+  const efsi_decomp *dc = t->d;
+  long leaving[2] = {0, 0}, kept = 0;
+  for (long n = 0; n < t->count; n++) {
+    const int way = direction_of(t, &t->local[n], d);
+    if (way == 0) {
+      t->local[kept++] = t->local[n];
+      continue;
+    }
+    const int side = way > 0;
+    reserve(&t->send[side], &t->send_capacity[side], leaving[side] + 1);
+    t->send[side][leaving[side]++] = t->local[n];
+  }
+  t->count = kept;
+
+  const int low = dc->neighbor[d][0], high = dc->neighbor[d][1];
+  long arriving[2] = {0, 0};           /* from the low / high neighbour */
+  MPI_Request req[4];
+  MPI_CHECK(MPI_Irecv(&arriving[0], 1, MPI_LONG, low, 0, dc->comm, &req[0]));
+  MPI_CHECK(MPI_Irecv(&arriving[1], 1, MPI_LONG, high, 1, dc->comm, &req[1]));
+  MPI_CHECK(MPI_Isend(&leaving[1], 1, MPI_LONG, high, 0, dc->comm, &req[2]));
+  MPI_CHECK(MPI_Isend(&leaving[0], 1, MPI_LONG, low, 1, dc->comm, &req[3]));
+  MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
+
+  reserve(&t->local, &t->capacity, t->count + arriving[0] + arriving[1]);
+  efsi_tracer *from_low = t->local + t->count, *from_high = from_low + arriving[0];
+  MPI_CHECK(MPI_Irecv(from_low, message_count(arriving[0]), t->type, low, 0, dc->comm,
+                      &req[0]));
+  MPI_CHECK(MPI_Irecv(from_high, message_count(arriving[1]), t->type, high, 1, dc->comm,
+                      &req[1]));
+  MPI_CHECK(MPI_Isend(t->send[1], message_count(leaving[1]), t->type, high, 0, dc->comm,
+                      &req[2]));
+  MPI_CHECK(MPI_Isend(t->send[0], message_count(leaving[0]), t->type, low, 1, dc->comm,
+                      &req[3]));
+  MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
+  t->count += arriving[0] + arriving[1];
+}
+
+void tracers_migrate(efsi_tracers *t)
+{
+  for (int d = 0; d < 3; d++)
+    if (t->d->dims[d] > 1) migrate_direction(t, d);
+}
+
+long tracers_total(const efsi_tracers *t)
+{
+  long total = 0;
+  MPI_CHECK(MPI_Allreduce(&t->count, &total, 1, MPI_LONG, MPI_SUM, t->d->comm));
+  return total;
+}
+
+static int by_id(const void *a, const void *b)
+{
+  const long ia = ((const efsi_tracer *)a)->id, ib = ((const efsi_tracer *)b)->id;
+  return (ia > ib) - (ia < ib);
+}
+
+static efsi_tracer *alloc_tracers(long n)
+{
+  efsi_tracer *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+  if (!a) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory for %ld tracers", n);
+  return a;
+}
+
+/* Counts and displacements (in tracers) of every rank, for the v-collectives on rank 0. */
+static void layout(const long *count, int size, int *counts, int *displs)
+{
+  long at = 0;
+  for (int r = 0; r < size; r++) {
+    if (count[r] > INT_MAX || at > INT_MAX)
+      efsi_abort(EFSI_EXIT_RUNTIME, "tracers: more than %d tracers to gather", INT_MAX);
+    counts[r] = (int)count[r];
+    displs[r] = (int)at;
+    at += count[r];
+  }
+}
+
+void tracers_gather(const efsi_tracers *t, long *n, efsi_tracer **all)
+{
+  const efsi_decomp *dc = t->d;
+  const int root = dc->rank == 0;
+  long *count = root ? malloc((size_t)dc->size * sizeof *count) : NULL;
+  int *counts = root ? malloc((size_t)dc->size * sizeof *counts) : NULL;
+  int *displs = root ? malloc((size_t)dc->size * sizeof *displs) : NULL;
+  if (root && (!count || !counts || !displs))
+    efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+  MPI_CHECK(MPI_Gather(&t->count, 1, MPI_LONG, count, 1, MPI_LONG, 0, dc->comm));
+  *n = 0;
+  *all = NULL;
+  if (root) {
+    layout(count, dc->size, counts, displs);
+    for (int r = 0; r < dc->size; r++) *n += count[r];
+    *all = alloc_tracers(*n);
+  }
+  MPI_CHECK(MPI_Gatherv(t->local, message_count(t->count), t->type, *all, counts, displs,
+                        t->type, 0, dc->comm));
+  if (root) qsort(*all, (size_t)*n, sizeof **all, by_id);
+  free(count);
+  free(counts);
+  free(displs);
+}
+
+/* Rank 0: the rank that owns x (the blocks are equal). */
+static int owner_rank(const efsi_tracers *t, const double x[3])
+{
+  int coords[3], rank = 0;
+  for (int d = 0; d < 3; d++) coords[d] = global_cell(&t->g, d, x[d]) / t->g.n[d];
+  MPI_CHECK(MPI_Cart_rank(t->d->comm, coords, &rank));
+  return rank;
+}
+
+void tracers_scatter(efsi_tracers *t, long n, const efsi_tracer *all)
+{
+  const efsi_decomp *dc = t->d;
+  const int root = dc->rank == 0;
+  long *count = NULL;
+  int *counts = NULL, *displs = NULL, *owner = NULL;
+  efsi_tracer *sorted = NULL;
+  if (root) {
+    /* Bucket by owner, keeping the input order within a rank. */
+    count = calloc((size_t)dc->size, sizeof *count);
+    counts = malloc((size_t)dc->size * sizeof *counts);
+    displs = malloc((size_t)dc->size * sizeof *displs);
+    owner = malloc((size_t)(n > 0 ? n : 1) * sizeof *owner);
+    sorted = alloc_tracers(n);
+    if (!count || !counts || !displs || !owner)
+      efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+    for (long m = 0; m < n; m++) count[owner[m] = owner_rank(t, all[m].x)]++;
+    layout(count, dc->size, counts, displs);
+    long *next = calloc((size_t)dc->size, sizeof *next);
+    if (!next) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+    for (long m = 0; m < n; m++) sorted[displs[owner[m]] + next[owner[m]]++] = all[m];
+    free(next);
+  }
+  long mine = 0;
+  MPI_CHECK(MPI_Scatter(count, 1, MPI_LONG, &mine, 1, MPI_LONG, 0, dc->comm));
+  t->count = 0;
+  reserve(&t->local, &t->capacity, mine);
+  MPI_CHECK(MPI_Scatterv(sorted, counts, displs, t->type, t->local, message_count(mine),
+                         t->type, 0, dc->comm));
+  t->count = mine;
+  free(count);
+  free(counts);
+  free(displs);
+  free(owner);
+  free(sorted);
+}

@@ -1,0 +1,75 @@
+/* Body tracers: one point per body, started at its centroid and carried by the fluid,
+ *   x^{N+1} = x^N + dt v^N(x^N)      (forward Euler, as the rest of the first-order step),
+ * with v^N(x) the trilinear interpolation of each staggered velocity component from its own
+ * faces.  A tracer lives on the rank whose block holds it and moves to a neighbour when it
+ * crosses into that neighbour's block (docs/tracers.md). */
+#ifndef EFSI_TRACERS_H
+#define EFSI_TRACERS_H
+
+#include "decomp.h"
+#include "grid.h"
+
+typedef struct {
+  long id;                   /* the body's number, unique over all ranks */
+  int kind;                  /* index into the caller's list of kind names (rbc, platelet..) */
+  double x[3];               /* position, inside [0, L] in every direction */
+  double v[3];               /* velocity interpolated at the last tracers_interpolate or
+                                tracers_advance (the advance stores the velocity it used,
+                                i.e. at the position before the move) */
+} efsi_tracer;
+
+typedef struct efsi_tracers efsi_tracers;   /* the local tracers and migration buffers */
+
+/* An empty set on decomposition d (kept by pointer: d must outlive the set) with this
+ * rank's block g (copied).  The blocks must be equal (decomp_create makes them so). */
+efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g);
+void tracers_free(efsi_tracers *t);
+
+/* Ownership: cell c_d = floor(x_d / h_d), clamped to 0..N_d-1, lies in the block
+ * [offset_d, offset_d + n_d) in every direction, i.e. x in the half-open box
+ * [offset h, (offset + n) h) up to the clamping at the domain's ends.  Every point of
+ * [0, L]^3 has exactly one owner. */
+int tracers_owns(const efsi_grid *g, const double x[3]);
+
+/* Local: adds a tracer at x, which this rank must own (stops the run otherwise).  v = 0
+ * until the first interpolation. */
+void tracers_add(efsi_tracers *t, long id, int kind, const double x[3]);
+
+long tracers_local_count(const efsi_tracers *t);
+
+/* The local tracers, in no particular order; valid until the next add, advance, migrate or
+ * scatter. */
+const efsi_tracer *tracers_local(const efsi_tracers *t);
+
+/* Local: v <- the velocity (u, v, w) at each tracer's x.  Reads the owned faces and one
+ * halo layer (-1 and n), so the velocity halo of width 1 must be valid: exchanged, and at
+ * walls filled by boundary_velocity (its reflected layer makes the interpolation give the
+ * wall velocity on the wall). */
+void tracers_interpolate(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
+                         const double *w);
+
+/* Collective: interpolate (halo of width 1 valid, as above), x += dt v, wrap periodic
+ * directions into [0, L), reflect off walls (x < 0 -> -x, x > L -> 2L - x, then clamp to
+ * [0, L]), then tracers_migrate.  Call it with the velocity of level N (before the step
+ * overwrites it) to get x^{N+1} = x^N + dt v^N(x^N). */
+void tracers_advance(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
+                     const double *w, double dt);
+
+/* Collective: send each tracer that left the block to its owner, direction by direction
+ * (x, then y, then z), so one that crossed an edge or a corner arrives in three hops.  A
+ * tracer may move at most into the neighbouring block in each direction per call; a
+ * farther jump stops the run with a message naming the tracer. */
+void tracers_migrate(efsi_tracers *t);
+
+/* Collective: every tracer on rank 0, sorted by id, in *all (malloc'd there, free() it);
+ * *n their number on rank 0, 0 elsewhere (*all = NULL elsewhere). */
+void tracers_gather(const efsi_tracers *t, long *n, efsi_tracer **all);
+
+/* Collective: replaces the local tracers by those of all[0..n) (valid on rank 0 only; n is
+ * taken from rank 0) that this rank owns. */
+void tracers_scatter(efsi_tracers *t, long n, const efsi_tracer *all);
+
+/* Collective: the number of tracers on all ranks. */
+long tracers_total(const efsi_tracers *t);
+
+#endif

@@ -1,0 +1,42 @@
+/* The upper-convected (Oldroyd) rate of the left Cauchy-Green tensor B, and the fluid
+ * treatment of B (docs/solid.md):
+ *   dB/dt + v.grad B = L.B + B.L^T,   L_ab = dv_a/dx_b,
+ * with L formed at the cell centre point by point, exactly as velocity_gradient.h does
+ * (diagonal from the two faces, off-diagonal from central differences of face values
+ * averaged to the centre), so that no L arrays are stored. */
+#ifndef EFSI_OLDROYD_H
+#define EFSI_OLDROYD_H
+
+#include "grid.h"
+
+/* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of state.h (BXX, BYY, BZZ, BXY,
+ * BXZ, BYZ).  Halo needed: u, v, w width 1 (edges included); B none.
+ * Floating-point operations per cell (add, mul = 1, FMA = 2): 87
+ *   = 30 for L (3 diagonal x 2, 6 off-diagonal x 4) + 45 for M = L.B (9 entries x 5)
+ *   + 12 for out_aa += 2 M_aa and out_ab += M_ab + M_ba. */
+#define OLDROYD_FLOPS 87.0
+
+void oldroyd_rate_add(const efsi_grid *g, const double *restrict u, const double *restrict v,
+                      const double *restrict w, double *const b[6], double *const out[6]);
+
+/* The fluid treatment of B, applied after the transport step, on owned cells:
+ *   B <- f B + (1 - f) I,   f = phi / (phi + dt kappa gdot (1 - phi))
+ * i.e. one backward-Euler step of the relaxation dB/dt = -r (B - I) at the rate
+ *   r = kappa gdot (1 - phi) / phi,   gdot = sqrt(2 D:D),  D = (L + L^T)/2,
+ * phi = sum_m phi_m clipped to [0, 1] (the new phi), L from v at the level the transport used.
+ * phi = 0: B = I exactly;  phi = 1: B unchanged bitwise;  0 < phi < 1: the strain a cell can
+ * hold under shear is bounded by W = phi / (kappa (1 - phi)) whatever the shear rate, the
+ * duration and dt (docs/solid.md).  kappa > 0 is dimensionless (1 is the documented choice).
+ * Halo needed: u, v, w width 1; phi none.
+ * Floating-point operations per cell: 64 + nmat (30 for L, 16 for gdot with its square
+ * root, nmat to sum phi, 2 to clip it, 6 for f with its division, 10 to update B). */
+#define SOLID_TREATMENT_FLOPS(nmat) (64.0 + (nmat))
+
+/* The documented choice of kappa: a mixture cell holds at most the strain phi/(1 - phi). */
+#define SOLID_INTERFACE_KAPPA 1.0
+
+void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], double dt,
+                           double kappa, const double *restrict u, const double *restrict v,
+                           const double *restrict w, double *const b[6]);
+
+#endif
