@@ -197,6 +197,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (c->fields_every > 0) write_fields(&o);
   }
 
+  timers_zero_clocks(&sv.timers);
   const double start = MPI_Wtime();
   while (!finished(c, &s, sv.dt)) {
     if (solver_step(&sv, &s)) {

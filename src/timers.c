@@ -33,6 +33,12 @@ void timers_reset(efsi_timers *t, int nmat)
   t->flops[TIMER_PROJECTION] = 65.0;
 }
 
+void timers_zero_clocks(efsi_timers *t)
+{
+  memset(t->seconds, 0, sizeof t->seconds);
+  memset(t->calls, 0, sizeof t->calls);
+}
+
 void timer_start(efsi_timers *t, int which) { t->started[which] = MPI_Wtime(); }
 
 void timer_stop(efsi_timers *t, int which)

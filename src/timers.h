@@ -25,6 +25,8 @@ typedef struct {
 
 /* Zero the clocks and set the operation counts for a case with nmat materials. */
 void timers_reset(efsi_timers *t, int nmat);
+/* Zero the clocks only (the time loop's figures exclude the set-up before it). */
+void timers_zero_clocks(efsi_timers *t);
 void timer_start(efsi_timers *t, int which);
 void timer_stop(efsi_timers *t, int which);
 const char *timer_name(int which);
