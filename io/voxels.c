@@ -17,8 +17,9 @@ static int is_integer_type(nc_type t)
       || t == NC_UINT || t == NC_INT64 || t == NC_UINT64;
 }
 
-static int check_and_read(int ncid, const char *path, int variable, int nlabels,
-                          const efsi_grid *g, double *block, char *err, size_t errlen)
+/* The header checks: variable, type, dimensions; *varid on success. */
+static int check_header(int ncid, const char *path, int variable, const int *N, int *varid_out,
+                        char *err, size_t errlen)
 {
   const char *name = variable == VOXELS_PHI ? "phi" : "label";
   int varid, ndims, dimids[NC_MAX_VAR_DIMS];
@@ -44,12 +45,21 @@ static int check_and_read(int ncid, const char *path, int variable, int nlabels,
   size_t len[3];
   for (int d = 0; d < 3; d++)
     NC_TRY(nc_inq_dimlen(ncid, dimids[d], &len[d]), path, name, err, errlen);
-  const int *N = g->global_n;
   if (len[0] != (size_t)N[2] || len[1] != (size_t)N[1] || len[2] != (size_t)N[0]) {
     snprintf(err, errlen, "%s: variable %s is %zu x %zu x %zu (z, y, x), the case grid is "
              "%d x %d x %d (Nz, Ny, Nx)", path, name, len[0], len[1], len[2], N[2], N[1], N[0]);
     return 1;
   }
+  *varid_out = varid;
+  return 0;
+}
+
+static int check_and_read(int ncid, const char *path, int variable, int nlabels,
+                          const efsi_grid *g, double *block, char *err, size_t errlen)
+{
+  const char *name = variable == VOXELS_PHI ? "phi" : "label";
+  int varid;
+  if (check_header(ncid, path, variable, g->global_n, &varid, err, errlen)) return 1;
   const size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
   const size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
   NC_TRY(nc_get_vara_double(ncid, varid, start, count, block), path, name, err, errlen);
@@ -65,6 +75,20 @@ static int check_and_read(int ncid, const char *path, int variable, int nlabels,
     }
   }
   return 0;
+}
+
+int voxels_check(const char *path, int variable, const int global_n[3], char *err,
+                 size_t errlen)
+{
+  int ncid, varid;
+  int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) {
+    snprintf(err, errlen, "%s: voxels.file: cannot open: %s", path, nc_strerror(rc));
+    return 1;
+  }
+  const int bad = check_header(ncid, path, variable, global_n, &varid, err, errlen);
+  nc_close(ncid);
+  return bad;
 }
 
 int voxels_read(const char *path, int variable, int nlabels, const efsi_grid *g,

@@ -10,6 +10,12 @@
 #include "config.h"
 #include "grid.h"
 
+/* Check the file's header against the case before anything is allocated: the variable
+ * exists, has the right type and the dimensions (z, y, x) of lengths (Nz, Ny, Nx).  Returns
+ * nonzero with a one-line message naming the file and what is wrong. */
+int voxels_check(const char *path, int variable, const int global_n[3], char *err,
+                 size_t errlen);
+
 /* Fill the owned cells of phi[0] (VOXELS_PHI) or phi[0..nlabels-1] (VOXELS_LABEL).
  * Returns nonzero with a one-line message naming the file, the variable and what is
  * wrong (missing, wrong type, wrong dimensions or sizes, values out of range). */

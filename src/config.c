@@ -467,6 +467,17 @@ static void apply_override(parse_state *s, const char *text)
 }
 
 /* Checks that relate several keys, after the file and the overrides. */
+/* A relative path in the case file names a file beside the case file. */
+static void resolve_relative(char *path, size_t len, const char *case_file)
+{
+  const char *slash = strrchr(case_file, '/');
+  if (!path[0] || path[0] == '/' || !slash) return;
+  char joined[EFSI_PATH_LEN];
+  if ((size_t)snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - case_file), case_file,
+                       path) < len)
+    snprintf(path, len, "%s", joined);
+}
+
 /* True when section.name was set by the file or an override. */
 static int given(const parse_state *s, const char *section, const char *name)
 {
@@ -685,6 +696,7 @@ int config_parse(efsi_config *c, const char *file, const char *text,
   }
   for (int m = 0; m < n_overrides && !s.failed; m++) apply_override(&s, overrides[m]);
   if (!s.failed) check_together(&s);
+  if (!s.failed) resolve_relative(c->voxels_file, sizeof c->voxels_file, file);
   if (s.failed) return 1;
   snprintf(last_parse.file, sizeof last_parse.file, "%s", c->file);
   for (int k = 0; k < N_KEYS; k++)

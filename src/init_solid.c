@@ -70,6 +70,8 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   }
   for (int s = 0; s < cb->nsingle; s++)
     for (int d = 0; d < 3; d++) cb->single[s].frame[d][d] = 1.0;
+  if (c->voxels_file[0] && voxels_check(c->voxels_file, c->voxels_variable, c->cells, err, errlen))
+    return 1;
   if (cb->nfam == 0 && cb->nsingle == 0) return 0;
   char why[1024];
   if (bodies_seed(sd, cb->family, cb->nfam, cb->single, cb->nsingle, &cb->total, why,

@@ -24,8 +24,9 @@ typedef struct {
 } efsi_case_bodies;
 
 /* Build and validate the case's bodies (cheap, before any allocation): bodies that do not
- * fit, overlap or cannot be placed at the requested count or fraction are refused with a
- * one-line message naming the key.  Returns nonzero on refusal. */
+ * fit, overlap or cannot be placed at the requested count or fraction, and a voxel file
+ * whose variable, type or size does not fit the case, are refused with a one-line message
+ * naming the key or file.  Returns nonzero on refusal. */
 int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen);
 
 /* Collective.  Volume fractions of the owned cells (halos are left to the caller's

@@ -65,6 +65,49 @@ expect solid_conflict "$good
 [rbc]
 count = 4
 hematocrit = 0.1" "solid_conflict.ini:8: rbc.hematocrit: give rbc.count or rbc.hematocrit"
+# the solid: bodies that overlap, leave the box, cannot be placed; voxel files that do not fit
+solid='[grid]
+cells = 32 32 32
+length = 16 16 16
+[time]
+steps = 2'
+expect bodies_overlap "$solid
+[sphere]
+center = 8 8 8
+radius = 3
+modulus = 1
+[ellipsoid]
+center = 11 8 8
+semi_axes = 3 2 2
+modulus = 1" "ellipsoid"
+expect body_outside "$solid
+[sphere]
+center = 8 0.5 8
+radius = 3
+modulus = 1" "sphere.center"
+expect hematocrit_too_high "$solid
+[rbc]
+hematocrit = 0.6" "rbc.hematocrit = 0.6 cannot be placed"
+expect unknown_material "$solid
+[voxels]
+file = v.nc
+variable = density
+modulus = 1" "voxels.variable"
+ncgen -o "$tmp/small.nc" - <<'CDL'
+netcdf small { dimensions: z = 4 ; y = 4 ; x = 4 ; variables: double phi(z, y, x) ; }
+CDL
+expect voxels_wrong_size "$solid
+[voxels]
+file = $tmp/small.nc
+modulus = 1" "small.nc: variable phi is 4 x 4 x 4 (z, y, x), the case grid is 32 x 32 x 32"
+ncgen -o "$tmp/labels.nc" - <<'CDL'
+netcdf labels { dimensions: z = 32 ; y = 32 ; x = 32 ; variables: double label(z, y, x) ; }
+CDL
+expect voxels_wrong_type "$solid
+[voxels]
+file = $tmp/labels.nc
+variable = label
+modulus = 1 2" "labels.nc: variable label must be of an integer type"
 expect bad_override "$good" "--set fluid.viscosity=-1" --set fluid.viscosity=-1
 expect bad_option "$good" "--steps" --steps x
 expect missing_restart_file "$good" "nosuch.nc" --restart "$tmp/nosuch.nc"
