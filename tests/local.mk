@@ -26,3 +26,9 @@ tests_test_invariance_mpi_LDADD = $(FLUID_TEST_LIBS)
 # Whole-program tests of the efsi binary.
 TESTS += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
 EXTRA_DIST += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
+
+check_PROGRAMS += tests/test_fig2_small
+TESTS += tests/test_fig2_small
+tests_test_fig2_small_SOURCES = tests/test_fig2_small.c
+tests_test_fig2_small_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_fig2_small_LDADD = $(FLUID_TEST_LIBS)
