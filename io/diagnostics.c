@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "errors.h"
 
 const char diagnostics_header[] =
@@ -33,68 +34,6 @@ void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
   }
 }
 
-/* Copy the header and the rows with step <= restart_step from in to out. */
-static int keep_rows(FILE *in, FILE *out, long restart_step, char *err, size_t errlen)
-{
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len = getline(&line, &cap, in);
-  int failed = 0;
-  const size_t header_len = strlen(header);
-  if (len < 0 || strncmp(line, header, header_len) != 0
-      || (line[header_len] != '\n' && line[header_len] != '\0')) {
-    snprintf(err, errlen, "%s: the first line is not the diagnostics header of this efsi "
-             "and case (columns or materials differ)", csv_path);
-    failed = 1;
-  }
-  if (!failed) fprintf(out, "%s\n", header);
-  while (!failed && (len = getline(&line, &cap, in)) > 0) {
-    char *end;
-    long step = strtol(line, &end, 10);
-    if (end == line || *end != ',') {
-      snprintf(err, errlen, "%s: a row does not start with a step number: %.40s", csv_path,
-               line);
-      failed = 1;
-    } else if (step <= restart_step) {
-      /* A row cut short by a crash has no newline: only whole rows are kept. */
-      if (line[len - 1] != '\n') break;
-      fputs(line, out);
-    }
-  }
-  free(line);
-  return failed;
-}
-
-static int trim_to_restart(long restart_step, char *err, size_t errlen)
-{
-  FILE *in = fopen(csv_path, "r");
-  if (!in) {
-    if (errno == ENOENT) return 0;     /* nothing to continue: start a new file */
-    snprintf(err, errlen, "cannot read %s: %s", csv_path, strerror(errno));
-    return 1;
-  }
-  char temp[sizeof csv_path + 8];
-  snprintf(temp, sizeof temp, "%s.tmp", csv_path);
-  FILE *out = fopen(temp, "w");
-  if (!out) {
-    snprintf(err, errlen, "cannot write %s: %s", temp, strerror(errno));
-    fclose(in);
-    return 1;
-  }
-  int failed = keep_rows(in, out, restart_step, err, errlen);
-  fclose(in);
-  if (fclose(out) != 0 && !failed) {
-    snprintf(err, errlen, "cannot write %s: %s", temp, strerror(errno));
-    failed = 1;
-  }
-  if (!failed && rename(temp, csv_path) != 0) {
-    snprintf(err, errlen, "cannot rename %s to %s: %s", temp, csv_path, strerror(errno));
-    failed = 1;
-  }
-  if (failed) remove(temp);
-  return failed;
-}
-
 int diagnostics_open(const char *dir, long restart_step, char *err, size_t errlen)
 {
   int n = snprintf(csv_path, sizeof csv_path, "%s/diagnostics.csv", dir);
@@ -103,18 +42,7 @@ int diagnostics_open(const char *dir, long restart_step, char *err, size_t errle
     return 1;
   }
   if (!header[0]) diagnostics_materials(0, NULL);
-  if (restart_step >= 0 && trim_to_restart(restart_step, err, errlen)) return 1;
-  /* After a trim the file exists with its header; otherwise start it. */
-  FILE *existing = restart_step >= 0 ? fopen(csv_path, "r") : NULL;
-  csv = fopen(csv_path, existing ? "a" : "w");
-  if (existing) fclose(existing);
-  if (!csv || (!existing && fprintf(csv, "%s\n", header) < 0) || fflush(csv)) {
-    snprintf(err, errlen, "cannot write %s: %s", csv_path, strerror(errno));
-    if (csv) fclose(csv);
-    csv = NULL;
-    return 1;
-  }
-  return 0;
+  return csv_open(csv_path, header, 0, restart_step, &csv, err, errlen);
 }
 
 void diagnostics_write(const efsi_diagnostics *r)

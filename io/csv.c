@@ -1,0 +1,108 @@
+/* Opening the output directory's CSV tables, continued after a restart (see csv.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+/* The number in column `column` of a row; nonzero when there is none. */
+static int column_long(const char *line, int column, long *value)
+{
+  for (int c = 0; c < column; c++) {
+    line = strchr(line, ',');
+    if (!line) return 1;
+    line++;
+  }
+  char *end;
+  *value = strtol(line, &end, 10);
+  return end == line || *end != ',';
+}
+
+/* Copy the header and the whole rows with step <= restart_step from in to out. */
+static int keep_rows(FILE *in, FILE *out, const char *path, const char *header,
+                     int step_column, long restart_step, char *err, size_t errlen)
+{
+  const size_t header_len = strlen(header);
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len = getline(&line, &cap, in);
+  int failed = 0;
+  if (len < 0 || strncmp(line, header, header_len) != 0
+      || (line[header_len] != '\n' && line[header_len])) {
+    snprintf(err, errlen, "%s: the first line is not the header of this efsi: %s", path,
+             header);
+    failed = 1;
+  }
+  if (!failed) fprintf(out, "%s\n", header);
+  while (!failed && (len = getline(&line, &cap, in)) > 0) {
+    long step;
+    if (column_long(line, step_column, &step)) {
+      /* A row cut short by a crash before its step: it is the last one. */
+      if (line[len - 1] != '\n') break;
+      snprintf(err, errlen, "%s: a row has no step number in column %d: %.40s", path,
+               step_column + 1, line);
+      failed = 1;
+    } else if (step <= restart_step) {
+      if (line[len - 1] != '\n') break;  /* cut short by a crash: keep only whole rows */
+      fputs(line, out);
+    }
+  }
+  free(line);
+  return failed;
+}
+
+/* Rewrite the CSV file path (first line header, step in column step_column counted from 0)
+ * through path.tmp keeping only the rows with step <= restart_step.  A missing file is
+ * not an error (nothing to continue). */
+static int csv_trim(const char *path, const char *header, int step_column, long restart_step,
+                    char *err, size_t errlen)
+{
+  FILE *in = fopen(path, "r");
+  if (!in) {
+    if (errno == ENOENT) return 0;
+    snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+    return 1;
+  }
+  char temp[4096 + 8];
+  snprintf(temp, sizeof temp, "%s.tmp", path);
+  FILE *out = fopen(temp, "w");
+  if (!out) {
+    snprintf(err, errlen, "cannot write %s: %s", temp, strerror(errno));
+    fclose(in);
+    return 1;
+  }
+  int failed = keep_rows(in, out, path, header, step_column, restart_step, err, errlen);
+  fclose(in);
+  if (fclose(out) != 0 && !failed) {
+    snprintf(err, errlen, "cannot write %s: %s", temp, strerror(errno));
+    failed = 1;
+  }
+  if (!failed && rename(temp, path) != 0) {
+    snprintf(err, errlen, "cannot rename %s to %s: %s", temp, path, strerror(errno));
+    failed = 1;
+  }
+  if (failed) remove(temp);
+  return failed;
+}
+
+int csv_open(const char *path, const char *header, int step_column, long restart_step,
+             FILE **file, char *err, size_t errlen)
+{
+  *file = NULL;
+  if (restart_step >= 0 && csv_trim(path, header, step_column, restart_step, err, errlen))
+    return 1;
+  /* After a trim the file exists with its header; otherwise start it. */
+  FILE *existing = restart_step >= 0 ? fopen(path, "r") : NULL;
+  FILE *f = fopen(path, existing ? "a" : "w");
+  if (existing) fclose(existing);
+  if (!f || (!existing && fprintf(f, "%s\n", header) < 0) || fflush(f)) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (f) fclose(f);
+    return 1;
+  }
+  *file = f;
+  return 0;
+}
