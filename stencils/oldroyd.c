@@ -26,9 +26,11 @@ static inline double cross(const double *restrict va, ptrdiff_t p, ptrdiff_t s, 
 
 typedef struct { double xx, xy, xz, yx, yy, yz, zx, zy, zz; } gradient;
 
-static inline gradient gradient_at(const efsi_grid *g, const double *restrict u,
-                                   const double *restrict v, const double *restrict w,
-                                   ptrdiff_t p)
+/* Forced inline (as WENO5_INLINE): with -march=native GCC otherwise calls it and the two
+ * point loops do not vectorise. */
+static inline __attribute__((always_inline)) gradient
+gradient_at(const efsi_grid *g, const double *restrict u, const double *restrict v,
+            const double *restrict w, ptrdiff_t p)
 {
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];

@@ -61,10 +61,12 @@ void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
 #pragma omp simd
       for (int i = -1; i <= g->n[0]; i++) {
         const ptrdiff_t p = row + i;
-        const double third_trace = (bxx[p] + byy[p] + bzz[p]) * (1.0 / 3.0);
-        sxx[p] += gphi[p] * (bxx[p] - third_trace);
-        syy[p] += gphi[p] * (byy[p] - third_trace);
-        szz[p] += gphi[p] * (bzz[p] - third_trace);
+        /* dev(B)_xx = (2 Bxx - Byy - Bzz)/3: exactly 0 for B = I, with or without
+         * fused multiply-adds (Bxx - tr(B)/3 is not, once contracted) */
+        const double g3 = gphi[p] * (1.0 / 3.0);
+        sxx[p] += g3 * (2.0 * bxx[p] - byy[p] - bzz[p]);
+        syy[p] += g3 * (2.0 * byy[p] - bxx[p] - bzz[p]);
+        szz[p] += g3 * (2.0 * bzz[p] - bxx[p] - byy[p]);
         sxy[p] += edge_mean(gphi, bxy, p, sx, sy);
         sxz[p] += edge_mean(gphi, bxz, p, sx, sz);
         syz[p] += edge_mean(gphi, byz, p, sy, sz);

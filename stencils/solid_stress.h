@@ -15,10 +15,11 @@
  * -2..n.  Halo needed: phi_m and B width 2 on the low side, 1 on the high side (edges and
  * corners included; a width-2 exchange provides it).  Nothing is done when nmat = 0.
  * Floating-point operations (add, mul = 1, FMA = 2): 2 nmat - 1 per point of -2..n for
- * sum_m G_m phi_m, then 39 per point of -1..n: 12 at the centre (tr B/3: 3; three times
- * B_aa - tr/3, times G phi, add: 9) and 27 on the edges (three times four products, three
- * adds, the quarter and the add).  Per owned cell of a large block: 38 + 2 nmat. */
-#define SOLID_STRESS_FLOPS(nmat) (38.0 + 2.0 * (nmat))
+ * sum_m G_m phi_m, then 43 per point of -1..n: 16 at the centre (G phi / 3: 1; three times
+ * 2 B_aa - B_bb - B_cc, times G phi / 3, add: 15) and 27 on the edges (three times four
+ * products, three adds, the quarter and the add).  Per owned cell of a large block:
+ * 42 + 2 nmat. */
+#define SOLID_STRESS_FLOPS(nmat) (42.0 + 2.0 * (nmat))
 
 void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
                       double *const phi[], double *const b[6], double *const s[6],
