@@ -109,9 +109,14 @@ int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_deco
                     &near, &n)
         || bodies_volume_fraction(g, near, n, c->interface_width, s->phi))
       efsi_abort(EFSI_EXIT_RUNTIME, "out of memory placing the bodies");
-    for (long b = 0; b < n; b++)
-      if (tracers_owns(g, near[b].center))
+    /* one tracer per body: its image whose centre lies in the box, on the rank owning it */
+    for (long b = 0; b < n; b++) {
+      int in_box = 1;
+      for (int k = 0; k < 3; k++)
+        in_box &= near[b].center[k] >= 0.0 && near[b].center[k] < g->length[k];
+      if (in_box && tracers_owns(g, near[b].center))
         tracers_add(t, near[b].id, near[b].kind, near[b].center);
+    }
     free(near);
   }
   if (c->vessel_shape == VESSEL_TUBE)

@@ -22,8 +22,9 @@ void solid_transport(efsi_solver *sv, efsi_state *s)
   if (s->nmat == 0) return;
   const efsi_grid *g = &s->grid;
   timer_start(&sv->timers, TIMER_ADVECTION);
+  /* volume fractions in conservative form: each material's volume is kept to round-off */
   for (int m = 0; m < s->nmat; m++)
-    advection_weno5(g, LOC_CENTRE, s->phi[m], s->u, s->v, s->w, sv->phi_rate[m]);
+    advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, sv->phi_rate[m]);
   for (int c = 0; c < 6; c++)
     advection_weno5(g, LOC_CENTRE, s->b[c], s->u, s->v, s->w, sv->stress[c]);
   timer_stop(&sv->timers, TIMER_ADVECTION);

@@ -1,5 +1,5 @@
 /* Step 1 of DESIGN.md section 3: transport of the solid, with the velocity of level N.
- *   phi_m^{N+1} = phi_m^N - dt v.grad phi_m                  (WENO5)
+ *   phi_m^{N+1} = phi_m^N - dt div(v phi_m)                  (WENO5 face values, conservative)
  *   B^{N+1}     = B^N + dt (-v.grad B + L.B + B.L^T)         (WENO5 + the Oldroyd rate)
  * then the fluid treatment of B (docs/solid.md). */
 #ifndef EFSI_SOLID_H

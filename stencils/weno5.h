@@ -15,6 +15,16 @@
 #define WENO5_INLINE static inline __attribute__((always_inline))
 #else
 #define WENO5_INLINE static inline
+/* out = -div(a f) at owned cell centres, the conservative form of the transport of a
+ * volume fraction: per direction the flux a f on each face, a the face's own velocity
+ * component (exactly the staggered unknown) and f the WENO5 (Jiang-Shu) value on the face
+ * reconstructed from the five cells on its upwind side.  The fluxes telescope, so the sum
+ * of f over a periodic or walled box changes only by round-off, whatever div a is.
+ * Halos needed valid: f width 3; u, v, w width 1 (the high faces). */
+void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
+                                  const double *restrict u, const double *restrict v,
+                                  const double *restrict w, double *restrict out);
+
 #endif
 
 /* The WENO5 combination of five one-sided differences q1..q5 (divided or undivided: the
@@ -59,5 +69,15 @@ WENO5_INLINE double weno5_derivative(double q1, double q2, double q3, double q4,
 void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
                      const double *restrict u, const double *restrict v,
                      const double *restrict w, double *restrict out);
+
+/* out = -div(a f) at owned cell centres, the conservative form of the transport of a
+ * volume fraction: per direction the flux a f on each face, a the face's own velocity
+ * component (exactly the staggered unknown) and f the WENO5 (Jiang-Shu) value on the face
+ * reconstructed from the five cells on its upwind side.  The fluxes telescope, so the sum
+ * of f over a periodic or walled box changes only by round-off, whatever div a is.
+ * Halos needed valid: f width 3; u, v, w width 1 (the high faces). */
+void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
+                                  const double *restrict u, const double *restrict v,
+                                  const double *restrict w, double *restrict out);
 
 #endif
