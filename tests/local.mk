@@ -32,3 +32,9 @@ TESTS += tests/test_fig2_small
 tests_test_fig2_small_SOURCES = tests/test_fig2_small.c
 tests_test_fig2_small_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_fig2_small_LDADD = $(FLUID_TEST_LIBS)
+
+check_PROGRAMS += tests/test_timestep
+TESTS += tests/test_timestep
+tests_test_timestep_SOURCES = tests/test_timestep.c
+tests_test_timestep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_timestep_LDADD = $(FLUID_TEST_LIBS)
