@@ -38,3 +38,9 @@ TESTS += tests/test_timestep
 tests_test_timestep_SOURCES = tests/test_timestep.c
 tests_test_timestep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 tests_test_timestep_LDADD = $(FLUID_TEST_LIBS)
+
+check_PROGRAMS += tests/test_solid_shear
+TESTS += tests/test_solid_shear
+tests_test_solid_shear_SOURCES = tests/test_solid_shear.c
+tests_test_solid_shear_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+tests_test_solid_shear_LDADD = $(FLUID_TEST_LIBS)
