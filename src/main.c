@@ -3,6 +3,7 @@
  * The entry point: command line, case file (read on rank 0, broadcast, parsed and
  * validated everywhere before any allocation: bad input exits with status 2), process
  * grid, time step, output directory, then the run. */
+#define _GNU_SOURCE   /* feenableexcept */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
