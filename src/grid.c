@@ -31,7 +31,16 @@ double *field_alloc(const efsi_grid *g)
   size_t bytes = g->size * sizeof(double);
   bytes = (bytes + EFSI_ALIGN - 1) / EFSI_ALIGN * EFSI_ALIGN;
   double *f = aligned_alloc(EFSI_ALIGN, bytes);
-  if (f) memset(f, 0, bytes);
+  if (!f) return NULL;
+  /* First touch by the threads that will work on each plane: the kernels split the k range
+   * among OpenMP threads the same static way, so on a multi-socket node each plane's pages
+   * land in the memory of the socket that uses them. */
+  const int planes = g->n[2] + 2 * EFSI_HALO;
+  const size_t plane = (size_t)g->stride[2];
+#pragma omp parallel for schedule(static)
+  for (int k = 0; k < planes; k++) memset(f + (size_t)k * plane, 0, plane * sizeof(double));
+  const size_t tail = bytes / sizeof(double) - (size_t)planes * plane;
+  if (tail) memset(f + (size_t)planes * plane, 0, tail * sizeof(double));
   return f;
 }
 
