@@ -22,6 +22,7 @@ struct efsi_halo {
   double **fields;             /* the fields of the exchange in progress */
   int nfields, width;
   int pending;                 /* between halo_start and halo_finish */
+  int phase;                   /* the direction whose messages are in flight */
   MPI_Request request[4];      /* receive low, receive high, send low, send high */
 };
 
@@ -200,18 +201,26 @@ void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
   h->nfields = nfields;
   h->width = width;
   h->pending = 1;
+  h->phase = 0;
   post(h, 0);
+}
+
+int halo_advance(efsi_halo *h)
+{
+  if (!h->pending) return 0;
+  complete(h, h->phase);
+  if (h->phase == 2) {
+    h->pending = 0;
+    return 0;
+  }
+  post(h, ++h->phase);
+  return 1;
 }
 
 void halo_finish(efsi_halo *h)
 {
   if (!h->pending) efsi_abort(EFSI_EXIT_RUNTIME, "halo_finish: no exchange started");
-  complete(h, 0);
-  for (int d = 1; d < 3; d++) {
-    post(h, d);
-    complete(h, d);
-  }
-  h->pending = 0;
+  while (halo_advance(h)) continue;
 }
 
 void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width)

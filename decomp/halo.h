@@ -23,4 +23,9 @@ void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);
 void halo_start(efsi_halo *h, double *const *fields, int nfields, int width);
 void halo_finish(efsi_halo *h);
 
+/* Finer overlap: complete the direction in flight and post the next (x, y, z), so that work
+ * can run between the three directions.  Returns nonzero while a direction is still in
+ * flight; halo_finish completes whatever remains. */
+int halo_advance(efsi_halo *h);
+
 #endif

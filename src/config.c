@@ -101,6 +101,8 @@ static const key_spec key_table[] = {
    "an integer >= 0 (0 = at the end only)"},
   {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (0 = not given)"},
+  {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
   {"rbc", "hematocrit", KIND_DOUBLES, FIELD(rbc_hematocrit), 1, 0, 1, 0, NULL,
    "a volume fraction in [0, 1]"},
@@ -659,6 +661,7 @@ void config_defaults(efsi_config *c)
   c->init_flow = INIT_REST;
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
+  c->overlap = 1;
   c->rbc_diameter = 8;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 void velocity_update(const efsi_grid *g, int c, double dt, double body,
-                     const double *restrict rhs, double *restrict f)
+                     const double *restrict f, double *restrict rate)
 {
   int lo[3] = {0, 0, 0};
   lo[c] = grid_face_start(g, c);
@@ -15,7 +15,7 @@ void velocity_update(const efsi_grid *g, int c, double dt, double body,
     for (int j = lo[1]; j < g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
 #pragma omp simd
-      for (int i = lo[0]; i < g->n[0]; i++) f[row + i] += dt * (rhs[row + i] + body);
+      for (int i = lo[0]; i < g->n[0]; i++) rate[row + i] = f[row + i] + dt * (rate[row + i] + body);
     }
 }
 

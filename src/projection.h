@@ -20,9 +20,10 @@ enum {
   SUM_COUNT
 };
 
-/* Velocity component c (0, 1, 2) on its updated faces: f += dt * (rhs + body). */
+/* Velocity component c (0, 1, 2) on its updated faces, into the rate array:
+ * rate <- f + dt * (rate + body), i.e. v* = v^N + dt (F + f e_x / rho), leaving v^N intact. */
 void velocity_update(const efsi_grid *g, int c, double dt, double body,
-                     const double *restrict rhs, double *restrict f);
+                     const double *restrict f, double *restrict rate);
 
 /* Add a constant to every updated (owned) face of component c; halos are refilled after. */
 void velocity_shift(const efsi_grid *g, int c, double shift, double *restrict f);

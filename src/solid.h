@@ -10,7 +10,9 @@
 
 /* Owned cells of phi and B are advanced; halos are refilled with the velocity at the end of
  * the step.  Uses sv->stress as scratch for the rate of B: call it after the stress
- * divergence has been added to the momentum. */
-void solid_transport(efsi_solver *sv, efsi_state *s);
+ * divergence has been added to the momentum.  When an exchange is in flight on sv->halo
+ * (overlap), it is advanced one direction after each of the transport's first two stages
+ * (the caller finishes it). */
+void solid_transport(efsi_solver *sv, efsi_state *s, int overlap);
 
 #endif

@@ -80,15 +80,15 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
     for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
 }
 
-/* Exchange and wall layers of the velocity at time t, and with_solid: of every phi_m and
- * B (even reflection at walls), all in one message per face. */
-static void fill_velocity(efsi_solver *sv, efsi_state *s, double t, int width, int with_solid)
+/* Exchange and wall layers of the velocity at time t and of every phi_m and B (even
+ * reflection at walls), all in one message per face. */
+static void fill_state(efsi_solver *sv, efsi_state *s, double t, int width)
 {
   double u_wall[3][2];
   solver_wall_velocity(sv->cfg, t, u_wall);
   double *fields[3 + EFSI_MAX_MATERIALS + 6] = {s->u, s->v, s->w};
   int n = 3;
-  if (with_solid && s->nmat > 0) {
+  if (s->nmat > 0) {
     for (int m = 0; m < s->nmat; m++) fields[n++] = s->phi[m];
     for (int c = 0; c < 6; c++) fields[n++] = s->b[c];
   }
@@ -110,7 +110,7 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
 
 void solver_fill_halos(efsi_solver *sv, efsi_state *s)
 {
-  fill_velocity(sv, s, s->time, EFSI_HALO, 1);
+  fill_state(sv, s, s->time, EFSI_HALO);
   fill_scalars(sv, &s->grid, &s->p, 1, 1);
 }
 
@@ -137,7 +137,17 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
   return 0;
 }
 
-/* Momentum without the new pressure: s->u,v,w <- v*, drive force `body` in x. */
+static void swap_arrays(double **a, double **b)
+{
+  double *t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* Momentum without the new pressure, v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N,
+ * formed in the rate arrays (fu, fv, fw) so that v^N stays for the solid's transport; the
+ * exchange of v* (width 1) then runs while the solid moves (performance.overlap), and the
+ * arrays swap: s->u, v, w hold v* with valid halos on return. */
 static void momentum(efsi_solver *sv, efsi_state *s, double body)
 {
   const efsi_grid *g = &s->grid;
@@ -155,21 +165,34 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   timer_stop(&sv->timers, TIMER_STRESS);
   timer_start(&sv->timers, TIMER_DIVERGENCE);
   stress_divergence_add(g, 1.0 / c->density, sv->stress, sv->fu, sv->fv, sv->fw);
-  timer_stop(&sv->timers, TIMER_DIVERGENCE);
-  /* the solid moves with v^N, before v* overwrites it (the stress arrays are free now) */
-  solid_transport(sv, s);
-  timer_start(&sv->timers, TIMER_DIVERGENCE);
   for (int comp = 0; comp < 3; comp++)
-    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, rhs[comp], vel[comp]);
-  gradient_add(g, -sv->dt / c->density, s->p, s->u, s->v, s->w);
+    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp], rhs[comp]);
+  gradient_add(g, -sv->dt / c->density, s->p, sv->fu, sv->fv, sv->fw);
   timer_stop(&sv->timers, TIMER_DIVERGENCE);
+
+  /* the solid moves with v^N (the stress arrays are free now) while v* is exchanged */
+  const int overlap = c->overlap;
+  timer_start(&sv->timers, TIMER_HALO);
+  if (overlap) halo_start(sv->halo, rhs, 3, 1);
+  else halo_exchange(sv->halo, rhs, 3, 1);
+  timer_stop(&sv->timers, TIMER_HALO);
+  solid_transport(sv, s, overlap);
+  timer_start(&sv->timers, TIMER_HALO);
+  if (overlap) halo_finish(sv->halo);
+  double u_wall[3][2];
+  solver_wall_velocity(c, s->time + sv->dt, u_wall);
+  boundary_velocity(g, sv->fu, sv->fv, sv->fw, u_wall, 1);
+  timer_stop(&sv->timers, TIMER_HALO);
+  /* v* becomes the state's velocity; v^N's arrays hold the next step's rates */
+  swap_arrays(&s->u, &sv->fu);
+  swap_arrays(&s->v, &sv->fv);
+  swap_arrays(&s->w, &sv->fw);
 }
 
 /* D* = rho div v* on owned cells, and (ACM) its halo of width 1. */
 static void divergence_star(efsi_solver *sv, efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
-  fill_velocity(sv, s, s->time + sv->dt, 1, 0);
   timer_start(&sv->timers, TIMER_PROJECTION);
   divergence(g, s->u, s->v, s->w, sv->div);
   const double rho = sv->cfg->density;
@@ -251,6 +274,6 @@ int solver_step(efsi_solver *sv, efsi_state *s)
 
   s->time += dt;
   s->step++;
-  fill_velocity(sv, s, s->time, EFSI_HALO, 1);
+  fill_state(sv, s, s->time, EFSI_HALO);
   return 0;
 }

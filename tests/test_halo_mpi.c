@@ -95,14 +95,24 @@ static long run_case(const int cells[3], const int ranks[3], const int periodic[
   efsi_halo *h = halo_create(&g, &d, NFIELDS + 1);
   long checked = 0;
   for (int width = 1; width <= EFSI_HALO; width++)
-    for (int split = 0; split < 2; split++) {
+    for (int split = 0; split < 3; split++) {
       fill(&g, fields);
-      if (split) {
+      if (split == 1) {
         halo_start(h, fields, NFIELDS, width);
         /* Interior work runs while x is in flight: the owned cells are intact. */
         const long moved = count_wrong(&g, fields, periodic, width, 0);
         halo_finish(h);
         ALL(moved == 0);
+      } else if (split == 2) {
+        /* direction by direction: exactly two advances leave a direction in flight */
+        halo_start(h, fields, NFIELDS, width);
+        int advances = 0;
+        while (halo_advance(h)) {
+          advances++;
+          ALL(count_wrong(&g, fields, periodic, width, 0) == 0);
+        }
+        ALL(advances == 2);
+        ALL(halo_advance(h) == 0);
       } else {
         halo_exchange(h, fields, NFIELDS, width);
       }

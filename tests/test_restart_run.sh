@@ -64,6 +64,13 @@ for method in acm smac; do
     echo "ok: $method on $np rank(s): restart and repeat bitwise identical"
   done
 done
+# the overlapped exchange changes no bit: performance.overlap = false gives the same files
+$EFSI_MPIRUN -np 2 "$efsi" -o "$tmp/no-overlap" --set performance.overlap=false "$tmp/case.ini" \
+  > /dev/null || fail "run without overlap"
+dump "$tmp/full-acm-2/restart_00000020.nc" > "$tmp/a"
+dump "$tmp/no-overlap/restart_00000020.nc" > "$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "performance.overlap = false changes the result"
+echo "ok: the same result with and without the overlapped exchange"
 # a restart written on 1 rank continues on 2 ranks (to round-off, not bitwise)
 $EFSI_MPIRUN -np 2 "$efsi" -o "$tmp/cross" --restart "$tmp/full-acm-1/restart_00000010.nc" \
   "$tmp/case.ini" > /dev/null || fail "restart on another process grid"
