@@ -42,7 +42,7 @@ typedef struct {
   int bodies;                /* the case has body tracers */
   const char *dir;
   char last_restart[EFSI_PATH_LEN + 64];
-  long fields_step, restart_step, diagnostics_step;   /* last step written */
+  long fields_step, restart_step;   /* last step written */
 } output_state;
 
 static void write_fields(output_state *o)
@@ -88,7 +88,6 @@ static double write_diagnostics(output_state *o, double seconds)
     free(all);
   }
   timer_stop(&o->sv->timers, TIMER_IO);
-  o->diagnostics_step = o->s->step;
   return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
 }
 
@@ -168,7 +167,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
   output_state o = {.c = c, .d = d, .sv = &sv, .s = &s, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
-                    .fields_step = -1, .restart_step = -1, .diagnostics_step = -1};
+                    .fields_step = -1, .restart_step = -1};
   int status = 0;
   if (restart_file) {
     if (restart_state(restart_file, &s, tracers, d)) {
