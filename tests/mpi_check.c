@@ -11,6 +11,27 @@ int mpi_all(int condition)
   return all;
 }
 
+int mpi_check_world_size(void)
+{
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int mpi_check_process_grids(int size, int grids[][3], int max)
+{
+  int count = 0;
+  for (int px = 1; px <= size; px++)
+    for (int py = 1; px * py <= size; py++)
+      if (size % (px * py) == 0 && count < max) {
+        grids[count][0] = px;
+        grids[count][1] = py;
+        grids[count][2] = size / (px * py);
+        count++;
+      }
+  return count;
+}
+
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void))
 {
   int provided = 0, rank = 0;

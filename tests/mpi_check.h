@@ -9,6 +9,13 @@
 
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void));
 
+/* Every process grid px x py x pz = size (px outer, py inner), at most max of them, into
+ * grids; returns how many. */
+int mpi_check_process_grids(int size, int grids[][3], int max);
+
+/* The number of ranks of MPI_COMM_WORLD. */
+int mpi_check_world_size(void);
+
 /* For assertions that must hold on every rank: true on all ranks if true on each. */
 int mpi_all(int condition);
 

@@ -23,21 +23,6 @@ static int world_rank(void)
   return rank;
 }
 
-static int factorizations(int p[][3])
-{
-  int size = 0, count = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; py <= size; py++)
-      if (size % (px * py) == 0) {
-        p[count][0] = px;
-        p[count][1] = py;
-        p[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 /* The main case: 48^3 box on 32^3 cells, walls in y and z; RBCs at 8 % hematocrit and 60
  * platelets, both randomly oriented. */
 static efsi_seeding box_case(unsigned long seed)
@@ -105,7 +90,7 @@ START_TEST(every_process_grid_sees_the_same_bodies)
   const long n = all_bodies(&s, mixed, 2, &global);
   ck_assert_int_eq(n, total);
   int p[64][3];
-  const int np = factorizations(p);
+  const int np = mpi_check_process_grids(mpi_check_world_size(), p, 64);
   for (int c = 0; c < np; c++) {
     efsi_decomp dec;
     ck_assert(decomp_create(&dec, MPI_COMM_WORLD, s.cells, p[c], s.periodic, err,

@@ -24,20 +24,6 @@ static int world_size(void)
   return size;
 }
 
-static int factorizations(int size, int p[][3])
-{
-  int count = 0;
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; py <= size; py++)
-      if (size % (px * py) == 0) {
-        p[count][0] = px;
-        p[count][1] = py;
-        p[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 static int wrap(int G, int N) { return ((G % N) + N) % N; }
 
 static double value(int f, int I, int J, int K)
@@ -115,7 +101,7 @@ START_TEST(reflections_on_every_grid)
   const int local_n[3] = {5, 4, 3};
   const int periodics[4][3] = {{1, 0, 0}, {1, 0, 1}, {1, 1, 0}, {1, 1, 1}};
   int p[64][3];
-  const int np = factorizations(world_size(), p);
+  const int np = mpi_check_process_grids(world_size(), p, 64);
   for (int b = 0; b < 4; b++)
     for (int q = 0; q < np; q++) {
       const int *periodic = periodics[b];
@@ -162,7 +148,7 @@ START_TEST(couette_profile_continues)
 {
   const int local_n[3] = {4, 6, 3}, periodic[3] = {1, 0, 1};
   int p[64][3];
-  const int np = factorizations(world_size(), p);
+  const int np = mpi_check_process_grids(world_size(), p, 64);
   const double u_lo = u_wall[1][0], u_hi = u_wall[1][1];
   double worst = 0.0;
   for (int q = 0; q < np; q++) {

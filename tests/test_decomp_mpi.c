@@ -28,20 +28,6 @@ static int world_rank(void)
 }
 
 /* All ordered (px, py, pz) with px py pz = size. */
-static int factorizations(int size, int p[][3])
-{
-  int count = 0;
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; py <= size; py++)
-      if (size % (px * py) == 0) {
-        p[count][0] = px;
-        p[count][1] = py;
-        p[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 /* The rule the decomposition promises, restated: cut planes times their area. */
 static double surface(const int cells[3], const int p[3], const int periodic[3])
 {
@@ -130,7 +116,7 @@ START_TEST(every_factorization_tiles)
   const int cells[3] = {24, 24, 24};
   const int periodics[3][3] = {{1, 1, 1}, {1, 0, 1}, {1, 0, 0}};
   int p[64][3];
-  const int n = factorizations(world_size(), p);
+  const int n = mpi_check_process_grids(world_size(), p, 64);
   for (int b = 0; b < 3; b++)
     for (int f = 0; f < n; f++) {
       efsi_decomp d;
@@ -153,7 +139,7 @@ START_TEST(chosen_grid_is_valid_and_smallest)
   const int periodics[2][3] = {{1, 1, 1}, {1, 0, 1}};
   const int given_list[3][3] = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}};
   int p[64][3];
-  const int n = factorizations(size, p);
+  const int n = mpi_check_process_grids(size, p, 64);
   for (int c = 0; c < 3; c++)
     for (int b = 0; b < 2; b++)
       for (int r = 0; r < 3; r++) {

@@ -21,20 +21,6 @@ static int world_size(void)
   return size;
 }
 
-static int factorizations(int size, int p[][3])
-{
-  int count = 0;
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; py <= size; py++)
-      if (size % (px * py) == 0) {
-        p[count][0] = px;
-        p[count][1] = py;
-        p[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 /* Distinct per field and per global cell, exact in double. */
 static double value(int f, int I, int J, int K)
 {
@@ -138,7 +124,7 @@ START_TEST(every_grid_and_boundary)
   const int local_n[3] = {5, 4, 3};
   const int periodics[4][3] = {{1, 1, 1}, {1, 0, 1}, {1, 1, 0}, {1, 0, 0}};
   int p[64][3];
-  const int n = factorizations(world_size(), p);
+  const int n = mpi_check_process_grids(world_size(), p, 64);
   long checked = 0;
   for (int b = 0; b < 4; b++)
     for (int f = 0; f < n; f++) {

@@ -87,20 +87,6 @@ static double laplacian(const double *e, const int periodic[3], const double h[3
   return xx / (h[0] * h[0]) + yy / (h[1] * h[1]) + zz / (h[2] * h[2]);
 }
 
-static int factorizations(int size, int list[][3], int max)
-{
-  int count = 0;
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; px * py <= size; py++)
-      if (size % (px * py) == 0 && count < max) {
-        list[count][0] = px;
-        list[count][1] = py;
-        list[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 /* Solves on process grid p; fills the global solution (exact: every cell comes from one
  * rank, the others add zeros) and returns the measured errors. */
 static void solve_on(const int p[3], const int periodic[3], const double *exact,
@@ -173,7 +159,7 @@ static void check_boundaries(int y_periodic, int z_periodic)
   int size = 0, rank = 0, list[64][3];
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const int count = factorizations(size, list, 64);
+  const int count = mpi_check_process_grids(size, list, 64);
   const size_t total = (size_t)cells[0] * cells[1] * cells[2];
   double *exact = exact_field();
   double *first = malloc(sizeof(double) * total), *other = malloc(sizeof(double) * total);

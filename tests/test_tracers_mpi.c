@@ -24,21 +24,6 @@
 static const int cells[3] = {24, 24, 24};
 static const double length[3] = {3.0, 2.4, 4.8};    /* h = 0.125, 0.1, 0.2 */
 
-/* Every ordered factorization px py pz of the number of ranks (all fit 24 cells). */
-static int factorizations(int grids[][3])
-{
-  int size, n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; px * py <= size; py++)
-      if (size % (px * py) == 0) {
-        grids[n][0] = px;
-        grids[n][1] = py;
-        grids[n++][2] = size / (px * py);
-      }
-  return n;
-}
-
 static void setup(const int ranks[3], const int periodic[3], efsi_decomp *d, efsi_grid *g)
 {
   char err[256] = "";
@@ -215,7 +200,7 @@ static void uniform_flow(const int ranks[3], efsi_tracer **reference)
 START_TEST(uniform_flow_every_process_grid)
 {
   int grids[16][3];
-  const int n = factorizations(grids);
+  const int n = mpi_check_process_grids(mpi_check_world_size(), grids, 16);
   efsi_tracer *reference = NULL;
   for (int k = 0; k < n; k++) uniform_flow(grids[k], &reference);
   free(reference);
@@ -280,7 +265,7 @@ static void linear_field(const int ranks[3])
 START_TEST(linear_field_exact)
 {
   int grids[16][3];
-  const int n = factorizations(grids);
+  const int n = mpi_check_process_grids(mpi_check_world_size(), grids, 16);
   for (int k = 0; k < n; k++) linear_field(grids[k]);
 }
 END_TEST
@@ -357,7 +342,7 @@ static void couette(const int ranks[3], efsi_tracer **reference)
 START_TEST(couette_between_walls)
 {
   int grids[16][3];
-  const int n = factorizations(grids);
+  const int n = mpi_check_process_grids(mpi_check_world_size(), grids, 16);
   efsi_tracer *reference = NULL;
   for (int k = 0; k < n; k++) couette(grids[k], &reference);
   free(reference);
@@ -369,7 +354,7 @@ END_TEST
 START_TEST(gather_scatter_round_trip)
 {
   int grids[16][3];
-  const int ngrids = factorizations(grids);
+  const int ngrids = mpi_check_process_grids(mpi_check_world_size(), grids, 16);
   const int periodic[3] = {1, 1, 0};
   efsi_decomp d;
   efsi_grid g;

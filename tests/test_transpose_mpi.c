@@ -23,20 +23,6 @@ static double value_at(const int cells[3], const int at[3])
 }
 
 /* All (px, py, pz) with px py pz = size; returns how many. */
-static int factorizations(int size, int list[][3], int max)
-{
-  int count = 0;
-  for (int px = 1; px <= size; px++)
-    for (int py = 1; px * py <= size; py++)
-      if (size % (px * py) == 0 && count < max) {
-        list[count][0] = px;
-        list[count][1] = py;
-        list[count][2] = size / (px * py);
-        count++;
-      }
-  return count;
-}
-
 /* Checks direction dd of grid g; returns 1 when all of it holds on this rank. */
 static int check_direction(efsi_transpose *t, const efsi_decomp *d, const efsi_grid *g, int dd,
                            const double *f, double *back, double *packed)
@@ -127,7 +113,7 @@ START_TEST(every_process_grid_uneven_splits)
 {
   int size = 0, list[64][3];
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int count = factorizations(size, list, 64);
+  const int count = mpi_check_process_grids(size, list, 64);
   const int split_local[3] = {3, 5, 7}, whole[3] = {6, 5, 7};
   for (int c = 0; c < count; c++) check_grid(list[c], split_local, whole);
 }
@@ -139,7 +125,7 @@ START_TEST(ranks_without_lines)
 {
   int size = 0, list[64][3];
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int count = factorizations(size, list, 64);
+  const int count = mpi_check_process_grids(size, list, 64);
   const int split_local[3] = {3, 3, 3}, whole[3] = {1, 1, 2};
   for (int c = 0; c < count; c++) check_grid(list[c], split_local, whole);
 }
