@@ -43,10 +43,10 @@ void solid_transport(efsi_solver *sv, efsi_state *s, int overlap)
   timer_stop(&sv->timers, TIMER_ADVECTION);
   advance_exchange(sv, overlap);
   timer_start(&sv->timers, TIMER_OLDROYD);
-  oldroyd_rate_add(g, s->u, s->v, s->w, s->b, sv->stress);
   for (int m = 0; m < s->nmat; m++) advance(g, sv->dt, sv->phi_rate[m], s->phi[m]);
-  for (int c = 0; c < 6; c++) advance(g, sv->dt, sv->stress[c], s->b[c]);
-  solid_fluid_treatment(g, s->nmat, s->phi, sv->dt, SOLID_INTERFACE_KAPPA, s->u, s->v, s->w,
-                        s->b);
+  /* the Oldroyd rate, the update of B and the fluid treatment in one pass (the treatment
+   * reads the new phi) */
+  oldroyd_update(g, s->nmat, s->phi, sv->dt, SOLID_INTERFACE_KAPPA, s->u, s->v, s->w,
+                 sv->stress, s->b);
   timer_stop(&sv->timers, TIMER_OLDROYD);
 }

@@ -146,3 +146,75 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
     }
   }
 }
+
+void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
+                    const double *restrict u, const double *restrict v,
+                    const double *restrict w, double *const rate[6], double *const b[6])
+{
+  double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
+         *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
+  const double *restrict rxx = rate[BXX], *restrict ryy = rate[BYY], *restrict rzz = rate[BZZ],
+               *restrict rxy = rate[BXY], *restrict rxz = rate[BXZ], *restrict ryz = rate[BYZ];
+  const double dt_kappa = dt * kappa;
+  const int nx = g->n[0];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    /* the row buffers of solid_fluid_treatment: clipped solid fraction, strain rate */
+    double phi_buffer[nx], gdot_buffer[nx];
+    double *restrict phi_row = phi_buffer, *restrict gdot_row = gdot_buffer;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+      for (int i = 0; i < nx; i++) phi_row[i] = 0.0;
+      for (int m = 0; m < nmat; m++) {
+        const double *restrict pm = phi[m] + row;
+#pragma omp simd
+        for (int i = 0; i < nx; i++) phi_row[i] += pm[i];
+      }
+#pragma omp simd
+      for (int i = 0; i < nx; i++) {
+        const double above = phi_row[i] > 0.0 ? phi_row[i] : 0.0;
+        phi_row[i] = above < 1.0 ? above : 1.0;
+      }
+#pragma omp simd
+      for (int i = 0; i < nx; i++) {
+        const gradient L = gradient_at(g, u, v, w, row + i);
+        const double dxy = L.xy + L.yx, dxz = L.xz + L.zx, dyz = L.yz + L.zy;
+        gdot_row[i] = 2.0 * (L.xx * L.xx + L.yy * L.yy + L.zz * L.zz)
+                    + (dxy * dxy + dxz * dxz + dyz * dyz);
+      }
+      for (int i = 0; i < nx; i++) gdot_row[i] = sqrt(gdot_row[i]);
+#pragma omp simd
+      for (int i = 0; i < nx; i++) {
+        const ptrdiff_t p = row + i;
+        const gradient L = gradient_at(g, u, v, w, p);
+        const double Bxx = bxx[p], Byy = byy[p], Bzz = bzz[p], Bxy = bxy[p], Bxz = bxz[p],
+                     Byz = byz[p];
+        const double Mxx = L.xx * Bxx + L.xy * Bxy + L.xz * Bxz;
+        const double Mxy = L.xx * Bxy + L.xy * Byy + L.xz * Byz;
+        const double Mxz = L.xx * Bxz + L.xy * Byz + L.xz * Bzz;
+        const double Myx = L.yx * Bxx + L.yy * Bxy + L.yz * Bxz;
+        const double Myy = L.yx * Bxy + L.yy * Byy + L.yz * Byz;
+        const double Myz = L.yx * Bxz + L.yy * Byz + L.yz * Bzz;
+        const double Mzx = L.zx * Bxx + L.zy * Bxy + L.zz * Bxz;
+        const double Mzy = L.zx * Bxy + L.zy * Byy + L.zz * Byz;
+        const double Mzz = L.zx * Bxz + L.zy * Byz + L.zz * Bzz;
+        /* the transport, then the treatment, as the separate kernels do them */
+        const double nxx = Bxx + dt * (rxx[p] + 2.0 * Mxx);
+        const double nyy = Byy + dt * (ryy[p] + 2.0 * Myy);
+        const double nzz = Bzz + dt * (rzz[p] + 2.0 * Mzz);
+        const double nxy = Bxy + dt * (rxy[p] + (Mxy + Myx));
+        const double nxz = Bxz + dt * (rxz[p] + (Mxz + Mzx));
+        const double nyz = Byz + dt * (ryz[p] + (Myz + Mzy));
+        const double ph = phi_row[i];
+        const double f = ph / (ph + dt_kappa * gdot_row[i] * (1.0 - ph) + DBL_MIN);
+        const double one_minus_f = 1.0 - f;
+        bxx[p] = f * nxx + one_minus_f;
+        byy[p] = f * nyy + one_minus_f;
+        bzz[p] = f * nzz + one_minus_f;
+        bxy[p] = nxy * f;
+        bxz[p] = nxz * f;
+        byz[p] = nyz * f;
+      }
+    }
+  }
+}

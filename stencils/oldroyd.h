@@ -39,4 +39,16 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
                            double kappa, const double *restrict u, const double *restrict v,
                            const double *restrict w, double *const b[6]);
 
+/* The whole update of B in one pass over the cells (the fused form of the three above,
+ * the same arithmetic in the same order):
+ *   B <- f (B + dt (rate + L.B + B.L^T)) + (1 - f) I,  f of solid_fluid_treatment,
+ * where rate holds -v.grad B (WENO5) on entry and phi the new volume fractions.  Reads B,
+ * rate, phi and u, v, w once, writes B once, where the separate kernels stream B four
+ * times.  Halo needed: u, v, w width 1.  Operations: those of the three kernels,
+ * OLDROYD_FLOPS + 12 + SOLID_TREATMENT_FLOPS(nmat) (L is formed in the strain-rate loop
+ * and again in the update loop, which keeps the square root out of the long loop). */
+void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
+                    const double *restrict u, const double *restrict v,
+                    const double *restrict w, double *const rate[6], double *const b[6]);
+
 #endif
