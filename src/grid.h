@@ -37,6 +37,24 @@ static inline ptrdiff_t grid_index(const efsi_grid *g, int i, int j, int k)
  * low side of the domain (index 0) holds zero normal velocity and is never updated. */
 static inline int grid_face_start(const efsi_grid *g, int d) { return g->wall_lo[d] ? 1 : 0; }
 
+/* The points lo <= index < hi of g seen as a block of their own: a kernel called with view
+ * and every array shifted by *shift works on exactly those points (strides unchanged; a
+ * wall is kept only where the view reaches that side of the block).  The kernel's reads
+ * around the view must stay inside g's halos. */
+static inline void grid_view(const efsi_grid *g, const int lo[3], const int hi[3],
+                             efsi_grid *view, ptrdiff_t *shift)
+{
+  *view = *g;
+  *shift = 0;
+  for (int d = 0; d < 3; d++) {
+    view->n[d] = hi[d] - lo[d];
+    view->offset[d] = g->offset[d] + lo[d];
+    view->wall_lo[d] = g->wall_lo[d] && lo[d] == 0;
+    view->wall_hi[d] = g->wall_hi[d] && hi[d] == g->n[d];
+    *shift += lo[d] * g->stride[d];
+  }
+}
+
 /* 64-byte aligned, zero-filled field of g->size doubles; NULL on failure. */
 double *field_alloc(const efsi_grid *g);
 void field_free(double *f);

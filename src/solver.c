@@ -170,18 +170,19 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   gradient_add(g, -sv->dt / c->density, s->p, sv->fu, sv->fv, sv->fw);
   timer_stop(&sv->timers, TIMER_DIVERGENCE);
 
-  /* the solid moves with v^N (the stress arrays are free now) while v* is exchanged */
+  /* the solid moves with v^N (the stress arrays are free now) while v* is exchanged, two
+   * layers deep so that D* can be formed on its first halo layer without an exchange */
   const int overlap = c->overlap;
   timer_start(&sv->timers, TIMER_HALO);
-  if (overlap) halo_start(sv->halo, rhs, 3, 1);
-  else halo_exchange(sv->halo, rhs, 3, 1);
+  if (overlap) halo_start(sv->halo, rhs, 3, 2);
+  else halo_exchange(sv->halo, rhs, 3, 2);
   timer_stop(&sv->timers, TIMER_HALO);
   solid_transport(sv, s, overlap);
   timer_start(&sv->timers, TIMER_HALO);
   if (overlap) halo_finish(sv->halo);
   double u_wall[3][2];
   solver_wall_velocity(c, s->time + sv->dt, u_wall);
-  boundary_velocity(g, sv->fu, sv->fv, sv->fw, u_wall, 1);
+  boundary_velocity(g, sv->fu, sv->fv, sv->fw, u_wall, 2);
   timer_stop(&sv->timers, TIMER_HALO);
   /* v* becomes the state's velocity; v^N's arrays hold the next step's rates */
   swap_arrays(&s->u, &sv->fu);
@@ -189,17 +190,25 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   swap_arrays(&s->w, &sv->fw);
 }
 
-/* D* = rho div v* on owned cells, and (ACM) its halo of width 1. */
+/* D* = rho div v* on owned cells and (ACM) on the first halo layer too, from the width-2
+ * halo of v*: the same values the neighbours compute for their own cells, so D* needs no
+ * exchange; at walls the layer is then the even reflection, as for any scalar. */
 static void divergence_star(efsi_solver *sv, efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
+  const int acm = sv->cfg->pressure_method == PRESSURE_ACM;
   timer_start(&sv->timers, TIMER_PROJECTION);
-  divergence(g, s->u, s->v, s->w, sv->div);
+  efsi_grid ring;
+  ptrdiff_t shift;
+  const int lo[3] = {-acm, -acm, -acm};
+  const int hi[3] = {g->n[0] + acm, g->n[1] + acm, g->n[2] + acm};
+  grid_view(g, lo, hi, &ring, &shift);
+  divergence(&ring, s->u + shift, s->v + shift, s->w + shift, sv->div + shift);
   const double rho = sv->cfg->density;
   if (rho != 1.0)
     for (size_t n = 0; n < g->size; n++) sv->div[n] *= rho;
+  if (acm) boundary_even(g, sv->div, 1);
   timer_stop(&sv->timers, TIMER_PROJECTION);
-  if (sv->cfg->pressure_method == PRESSURE_ACM) fill_scalars(sv, g, &sv->div, 1, 1);
 }
 
 int solver_step(efsi_solver *sv, efsi_state *s)
