@@ -155,12 +155,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   decomp_grid(d, c->cells, c->length, &g);
   efsi_state s;
   efsi_solver sv;
-  char names[EFSI_MAX_MATERIALS][32];
-  double modulus[EFSI_MAX_MATERIALS];
-  const int nmat = config_materials(c, names, modulus);
-  const char *name_list[EFSI_MAX_MATERIALS];
-  for (int m = 0; m < nmat; m++) name_list[m] = names[m];
-  if (state_alloc(&s, &g, nmat, name_list) || solver_create(&sv, c, d, &g, ts->dt, nmat, modulus))
+  if (state_alloc_case(&s, &g, c) || solver_create(&sv, c, d, &g, ts->dt))
     efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
 
   efsi_tracers *tracers = tracers_create(d, &g);
@@ -179,7 +174,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   } else {
     init_flow(c, &s);
     char err[1024] = "";
-    if (nmat > 0 && init_solid(c, cb, d, &s, tracers, err, sizeof err)) {
+    if (s.nmat > 0 && init_solid(c, cb, d, &s, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
       status = EFSI_EXIT_INPUT;
       goto done;

@@ -27,14 +27,14 @@
 #include "weno5.h"
 
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt, int nmat, const double *modulus)
+                  double dt)
 {
   memset(sv, 0, sizeof *sv);
   sv->cfg = c;
   sv->decomp = d;
   sv->dt = dt;
-  sv->nmat = nmat;
-  for (int m = 0; m < nmat; m++) sv->modulus[m] = modulus[m];
+  char names[EFSI_MAX_MATERIALS][32];
+  const int nmat = sv->nmat = config_materials(c, names, sv->modulus);
   double **arrays[] = {&sv->fu, &sv->fv, &sv->fw, &sv->stress[0], &sv->stress[1],
                        &sv->stress[2], &sv->stress[3], &sv->stress[4], &sv->stress[5],
                        &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};

@@ -41,10 +41,10 @@ typedef struct {
   efsi_timers timers;
 } efsi_solver;
 
-/* Allocate the work arrays for a state with nmat materials of the given shear moduli.
- * Returns nonzero when memory runs out. */
+/* Allocate the work arrays for the case's materials (config_materials: the same order as
+ * state_alloc_case).  Returns nonzero when memory runs out. */
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt, int nmat, const double *modulus);
+                  double dt);
 void solver_free(efsi_solver *sv);
 
 /* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */

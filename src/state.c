@@ -32,6 +32,16 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
   return failed;
 }
 
+int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c)
+{
+  char names[EFSI_MAX_MATERIALS][32];
+  double modulus[EFSI_MAX_MATERIALS];
+  const int nmat = config_materials(c, names, modulus);
+  const char *list[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmat; m++) list[m] = names[m];
+  return state_alloc(s, g, nmat, list);
+}
+
 void state_free(efsi_state *s)
 {
   field_free(s->u);

@@ -25,20 +25,16 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, periodic, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
-  char names[EFSI_MAX_MATERIALS][32];
-  double modulus[EFSI_MAX_MATERIALS];
-  const int nmat = config_materials(&fc->cfg, names, modulus);
-  const char *name_list[EFSI_MAX_MATERIALS];
-  for (int m = 0; m < nmat; m++) name_list[m] = names[m];
-  if (state_alloc(&fc->state, &fc->grid, nmat, name_list)
-      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt, nmat, modulus))
+  if (state_alloc_case(&fc->state, &fc->grid, &fc->cfg)
+      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt))
     efsi_abort(EFSI_EXIT_RUNTIME, "test case: out of memory");
   if (case_bodies(&fc->cfg, &fc->bodies, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   fc->tracers = tracers_create(&fc->decomp, &fc->grid);
   init_flow(&fc->cfg, &fc->state);
-  if (nmat > 0 && init_solid(&fc->cfg, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
-                             sizeof err))
+  if (fc->state.nmat > 0
+      && init_solid(&fc->cfg, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
+                         sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   solver_fill_halos(&fc->solver, &fc->state);
 }
