@@ -10,7 +10,7 @@ void velocity_update(const efsi_grid *g, int c, double dt, double body,
 {
   int lo[3] = {0, 0, 0};
   lo[c] = grid_face_start(g, c);
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = lo[2]; k < g->n[2]; k++)
     for (int j = lo[1]; j < g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);

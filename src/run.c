@@ -91,6 +91,13 @@ static double write_diagnostics(output_state *o, double seconds)
   return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
 }
 
+/* The solver's state hook: the tracers move with the velocity of every new state. */
+static void move_tracers(void *ctx, const efsi_state *s)
+{
+  output_state *o = ctx;
+  tracers_advance(o->tracers, &s->grid, s->u, s->v, s->w, o->sv->dt);
+}
+
 /* Collective: stop with a diagnosis of where the state went wrong. */
 static int blow_up(output_state *o, const char *why)
 {
@@ -181,6 +188,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     }
   }
   solver_fill_halos(&sv, &s);
+  if (o.bodies) solver_on_state(&sv, move_tracers, &o);
   if (open_tables(d, &s, o.bodies, dir, restart_file ? s.step : -1)) {
     status = EFSI_EXIT_RUNTIME;
     goto done;
@@ -198,9 +206,13 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
       status = blow_up(&o, "the sums of the next pressure step overflowed or are not finite");
       break;
     }
-    if (o.bodies) tracers_advance(tracers, &g, s.u, s.v, s.w, sv.dt);
     const int last = finished(c, &s, sv.dt);
-    if (due(c->diagnostics_every, s.step) || last) {
+    const int diagnostics = due(c->diagnostics_every, s.step) || last;
+    const int fields = due(c->fields_every, s.step) || last;
+    const int restart = due(c->restart_every, s.step) || last;
+    /* the exchange of the new state stays in flight into the next step unless it is read */
+    if (diagnostics || fields || restart) solver_sync(&sv, &s);
+    if (diagnostics) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
       if (!isfinite(ratio)) {
         status = blow_up(&o, "non-finite velocity");
@@ -215,9 +227,10 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
         break;
       }
     }
-    if (due(c->fields_every, s.step) || last) write_fields(&o);
-    if (due(c->restart_every, s.step) || last) write_restart(&o);
+    if (fields) write_fields(&o);
+    if (restart) write_restart(&o);
   }
+  solver_sync(&sv, &s);
   const double seconds = MPI_Wtime() - start;
   if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
     if (o.fields_step != s.step) write_fields(&o);

@@ -1,7 +1,6 @@
 /* Transport of the solid's volume fractions and left Cauchy-Green tensor (see solid.h). */
 #include "solid.h"
 
-#include "halo.h"
 #include "location.h"
 #include "oldroyd.h"
 #include "weno5.h"
@@ -18,15 +17,6 @@ static void advance(const efsi_grid *g, double dt, const double *restrict rate, 
     }
 }
 
-/* Let the exchange in flight move on to its next direction (timed as halo exchange). */
-static void advance_exchange(efsi_solver *sv, int overlap)
-{
-  if (!overlap) return;
-  timer_start(&sv->timers, TIMER_HALO);
-  halo_advance(sv->halo);
-  timer_stop(&sv->timers, TIMER_HALO);
-}
-
 void solid_transport(efsi_solver *sv, efsi_state *s, int overlap)
 {
   if (s->nmat == 0) return;
@@ -36,12 +26,12 @@ void solid_transport(efsi_solver *sv, efsi_state *s, int overlap)
   for (int m = 0; m < s->nmat; m++)
     advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, sv->phi_rate[m]);
   timer_stop(&sv->timers, TIMER_ADVECTION);
-  advance_exchange(sv, overlap);
+  if (overlap) solver_advance_exchange(sv);
   timer_start(&sv->timers, TIMER_ADVECTION);
   for (int c = 0; c < 6; c++)
     advection_weno5(g, LOC_CENTRE, s->b[c], s->u, s->v, s->w, sv->stress[c]);
   timer_stop(&sv->timers, TIMER_ADVECTION);
-  advance_exchange(sv, overlap);
+  if (overlap) solver_advance_exchange(sv);
   timer_start(&sv->timers, TIMER_OLDROYD);
   for (int m = 0; m < s->nmat; m++) advance(g, sv->dt, sv->phi_rate[m], s->phi[m]);
   /* the Oldroyd rate, the update of B and the fluid treatment in one pass (the treatment

@@ -80,23 +80,60 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
     for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
 }
 
-/* Exchange and wall layers of the velocity at time t and of every phi_m and B (even
- * reflection at walls), all in one message per face. */
-static void fill_state(efsi_solver *sv, efsi_state *s, double t, int width)
+/* Let the exchange in flight move on to its next direction (timed as halo exchange). */
+void solver_advance_exchange(efsi_solver *sv)
 {
-  double u_wall[3][2];
-  solver_wall_velocity(sv->cfg, t, u_wall);
-  double *fields[3 + EFSI_MAX_MATERIALS + 6] = {s->u, s->v, s->w};
-  int n = 3;
+  timer_start(&sv->timers, TIMER_HALO);
+  halo_advance(sv->halo);
+  timer_stop(&sv->timers, TIMER_HALO);
+}
+
+/* The state's fields that travel in one message per face: velocity, every phi_m, B. */
+static int state_fields(const efsi_state *s, double *fields[3 + EFSI_MAX_MATERIALS + 6])
+{
+  int n = 0;
+  fields[n++] = s->u;
+  fields[n++] = s->v;
+  fields[n++] = s->w;
   if (s->nmat > 0) {
     for (int m = 0; m < s->nmat; m++) fields[n++] = s->phi[m];
     for (int c = 0; c < 6; c++) fields[n++] = s->b[c];
   }
+  return n;
+}
+
+/* Wall layers of the state at its time, after its exchange (width 3). */
+static void state_walls(efsi_solver *sv, efsi_state *s)
+{
+  double *fields[3 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_fields(s, fields);
+  double u_wall[3][2];
+  solver_wall_velocity(sv->cfg, s->time, u_wall);
+  boundary_velocity(&s->grid, s->u, s->v, s->w, u_wall, EFSI_HALO);
+  for (int f = 3; f < n; f++) boundary_even(&s->grid, fields[f], EFSI_HALO);
+}
+
+/* The exchange of the state left in flight by the last step is complete: wall layers, and
+ * the hook (the tracers move with the completed velocity). */
+static void complete_state(efsi_solver *sv, efsi_state *s)
+{
   timer_start(&sv->timers, TIMER_HALO);
-  halo_exchange(sv->halo, fields, n, width);
-  boundary_velocity(&s->grid, s->u, s->v, s->w, u_wall, width);
-  for (int f = 3; f < n; f++) boundary_even(&s->grid, fields[f], width);
+  halo_finish(sv->halo);
+  state_walls(sv, s);
   timer_stop(&sv->timers, TIMER_HALO);
+  sv->state_pending = 0;
+  if (sv->hook) sv->hook(sv->hook_ctx, s);
+}
+
+void solver_sync(efsi_solver *sv, efsi_state *s)
+{
+  if (sv->state_pending) complete_state(sv, s);
+}
+
+void solver_on_state(efsi_solver *sv, efsi_state_hook hook, void *ctx)
+{
+  sv->hook = hook;
+  sv->hook_ctx = ctx;
 }
 
 /* Exchange and even wall reflection of cell-centred fields. */
@@ -108,9 +145,24 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
   timer_stop(&sv->timers, TIMER_HALO);
 }
 
+/* Exchange (width 3) and wall layers of the state at its time, at once. */
+static void fill_state(efsi_solver *sv, efsi_state *s)
+{
+  double *fields[3 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_fields(s, fields);
+  timer_start(&sv->timers, TIMER_HALO);
+  halo_exchange(sv->halo, fields, n, EFSI_HALO);
+  state_walls(sv, s);
+  timer_stop(&sv->timers, TIMER_HALO);
+}
+
 void solver_fill_halos(efsi_solver *sv, efsi_state *s)
 {
-  fill_state(sv, s, s->time, EFSI_HALO);
+  if (sv->state_pending) {   /* a state replaced between steps (restart): drop the exchange */
+    halo_finish(sv->halo);
+    sv->state_pending = 0;
+  }
+  fill_state(sv, s);
   fill_scalars(sv, &s->grid, &s->p, 1, 1);
 }
 
@@ -144,34 +196,85 @@ static void swap_arrays(double **a, double **b)
   *b = t;
 }
 
-/* Momentum without the new pressure, v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N,
- * formed in the rate arrays (fu, fv, fw) so that v^N stays for the solid's transport; the
- * exchange of v* (width 1) then runs while the solid moves (performance.overlap), and the
+/* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
+ * in the rate arrays.  The kernels read up to three cells around the box (WENO5; the stress
+ * is formed on the box and one layer around it, where neighbouring boxes form the same
+ * values).  With progress, the exchange in flight moves on after the first two advections. */
+static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3],
+                         double body, int progress)
+{
+  efsi_grid view;
+  ptrdiff_t sh;
+  grid_view(&s->grid, lo, hi, &view, &sh);
+  const efsi_grid *g = &view;
+  const efsi_config *c = sv->cfg;
+  double *const u = s->u + sh, *const v = s->v + sh, *const w = s->w + sh;
+  double *const vel[3] = {u, v, w};
+  double *const rhs[3] = {sv->fu + sh, sv->fv + sh, sv->fw + sh};
+  double *stress[6], *b[6], *phi[EFSI_MAX_MATERIALS];
+  for (int k = 0; k < 6; k++) {
+    stress[k] = sv->stress[k] + sh;
+    b[k] = s->nmat > 0 ? s->b[k] + sh : NULL;
+  }
+  for (int m = 0; m < s->nmat; m++) phi[m] = s->phi[m] + sh;
+
+  for (int comp = 0; comp < 3; comp++) {
+    timer_start(&sv->timers, TIMER_ADVECTION);
+    advection_weno5(g, LOC_FACE_X + comp, vel[comp], u, v, w, rhs[comp]);
+    timer_stop(&sv->timers, TIMER_ADVECTION);
+    if (progress && comp < 2) solver_advance_exchange(sv);
+  }
+  /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
+  timer_start(&sv->timers, TIMER_STRESS);
+  stress_viscous(g, c->viscosity, u, v, w, stress);
+  if (s->nmat > 0) solid_stress_add(g, s->nmat, sv->modulus, phi, b, stress, sv->dp + sh);
+  timer_stop(&sv->timers, TIMER_STRESS);
+  timer_start(&sv->timers, TIMER_DIVERGENCE);
+  stress_divergence_add(g, 1.0 / c->density, stress, rhs[0], rhs[1], rhs[2]);
+  for (int comp = 0; comp < 3; comp++)
+    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp], rhs[comp]);
+  gradient_add(g, -sv->dt / c->density, s->p + sh, rhs[0], rhs[1], rhs[2]);
+  timer_stop(&sv->timers, TIMER_DIVERGENCE);
+}
+
+/* Momentum without the new pressure, formed in the rate arrays (fu, fv, fw) so that v^N
+ * stays for the solid's transport.  When the exchange of the state is still in flight
+ * (performance.overlap), v* is formed first on the interior, three cells away from every
+ * face of the block, while the exchange moves x -> y -> z, then on the six slabs of the
+ * boundary shell.  The exchange of v* (width 2) then runs while the solid moves, and the
  * arrays swap: s->u, v, w hold v* with valid halos on return. */
 static void momentum(efsi_solver *sv, efsi_state *s, double body)
 {
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
-  double *vel[3] = {s->u, s->v, s->w};
-  double *rhs[3] = {sv->fu, sv->fv, sv->fw};
-  timer_start(&sv->timers, TIMER_ADVECTION);
-  for (int comp = 0; comp < 3; comp++)
-    advection_weno5(g, LOC_FACE_X + comp, vel[comp], s->u, s->v, s->w, rhs[comp]);
-  timer_stop(&sv->timers, TIMER_ADVECTION);
-  /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
-  timer_start(&sv->timers, TIMER_STRESS);
-  stress_viscous(g, c->viscosity, s->u, s->v, s->w, sv->stress);
-  if (s->nmat > 0) solid_stress_add(g, s->nmat, sv->modulus, s->phi, s->b, sv->stress, sv->dp);
-  timer_stop(&sv->timers, TIMER_STRESS);
-  timer_start(&sv->timers, TIMER_DIVERGENCE);
-  stress_divergence_add(g, 1.0 / c->density, sv->stress, sv->fu, sv->fv, sv->fw);
-  for (int comp = 0; comp < 3; comp++)
-    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp], rhs[comp]);
-  gradient_add(g, -sv->dt / c->density, s->p, sv->fu, sv->fv, sv->fw);
-  timer_stop(&sv->timers, TIMER_DIVERGENCE);
+  const int *n = g->n, H = EFSI_HALO;
+  if (sv->state_pending && n[0] > 2 * H && n[1] > 2 * H && n[2] > 2 * H) {
+    const int inner_lo[3] = {H, H, H}, inner_hi[3] = {n[0] - H, n[1] - H, n[2] - H};
+    momentum_box(sv, s, inner_lo, inner_hi, body, 1);
+    complete_state(sv, s);
+    sv->interior_first++;
+    /* the shell: slabs in z over the whole x-y block, in y over the inner z range, in x
+     * over the inner y and z ranges */
+    for (int d = 2; d >= 0; d--)
+      for (int side = 0; side < 2; side++) {
+        int lo[3], hi[3];
+        for (int e = 0; e < 3; e++) {
+          lo[e] = e < d ? 0 : H;
+          hi[e] = e < d ? n[e] : n[e] - H;
+        }
+        lo[d] = side ? n[d] - H : 0;
+        hi[d] = side ? n[d] : H;
+        momentum_box(sv, s, lo, hi, body, 0);
+      }
+  } else {
+    solver_sync(sv, s);
+    const int lo[3] = {0, 0, 0};
+    momentum_box(sv, s, lo, n, body, 0);
+  }
 
   /* the solid moves with v^N (the stress arrays are free now) while v* is exchanged, two
    * layers deep so that D* can be formed on its first halo layer without an exchange */
+  double *rhs[3] = {sv->fu, sv->fv, sv->fw};
   const int overlap = c->overlap;
   timer_start(&sv->timers, TIMER_HALO);
   if (overlap) halo_start(sv->halo, rhs, 3, 2);
@@ -283,6 +386,17 @@ int solver_step(efsi_solver *sv, efsi_state *s)
 
   s->time += dt;
   s->step++;
-  fill_state(sv, s, s->time, EFSI_HALO);
+  /* the new state's exchange: left in flight for the next step's interior (overlap) */
+  if (c->overlap) {
+    double *fields[3 + EFSI_MAX_MATERIALS + 6];
+    const int n = state_fields(s, fields);
+    timer_start(&sv->timers, TIMER_HALO);
+    halo_start(sv->halo, fields, n, EFSI_HALO);
+    timer_stop(&sv->timers, TIMER_HALO);
+    sv->state_pending = 1;
+  } else {
+    fill_state(sv, s);
+    if (sv->hook) sv->hook(sv->hook_ctx, s);
+  }
   return 0;
 }

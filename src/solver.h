@@ -22,6 +22,9 @@ typedef struct {
   int degenerate;            /* 1 when A2 = 0: dp = 0 for the step */
 } efsi_step_info;
 
+/* Called when the halos of a state made by solver_step become valid. */
+typedef void (*efsi_state_hook)(void *ctx, const efsi_state *s);
+
 typedef struct {
   const efsi_config *cfg;
   efsi_decomp *decomp;
@@ -39,6 +42,10 @@ typedef struct {
   double *plane_sums;            /* per-k-plane partial sums: a fixed summation order */
   efsi_step_info info;
   efsi_timers timers;
+  int state_pending;             /* the state's exchange is in flight (performance.overlap) */
+  long interior_first;           /* steps whose momentum began on the interior under it */
+  efsi_state_hook hook;          /* see solver_on_state */
+  void *hook_ctx;
 } efsi_solver;
 
 /* Allocate the work arrays for the case's materials (config_materials: the same order as
@@ -55,10 +62,25 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);
  * or restart). */
 void solver_fill_halos(efsi_solver *sv, efsi_state *s);
 
-/* Advance s by one step dt (ACM or SMAC by pressure.method).  On entry and on return the
- * halos of velocity, phi and B (width 3) and of p (width 1) are valid.  Returns nonzero when the
+/* Advance s by one step dt (ACM or SMAC by pressure.method).  On entry the halos of the
+ * velocity, phi and B (width 3) and of p (width 1) are valid, or the exchange of the first
+ * three is in flight from the step before.  On return the halos of p are valid; with
+ * performance.overlap the exchange of the new velocity, phi and B is left in flight, to be
+ * completed under the next step's interior work or by solver_sync.  Returns nonzero when the
  * global sums are not finite (the caller diagnoses the blow-up). */
 int solver_step(efsi_solver *sv, efsi_state *s);
+
+/* Complete the exchange left in flight by the last step (nothing when there is none): call
+ * it before reading any halo or writing the state.  Collective. */
+void solver_sync(efsi_solver *sv, efsi_state *s);
+
+/* hook(ctx, s) runs once for every state solver_step makes, when its halos have become
+ * valid (inside the next step, in solver_sync, or at the end of the step without overlap):
+ * before the velocity of that state is replaced.  The time loop moves the tracers there. */
+void solver_on_state(efsi_solver *sv, efsi_state_hook hook, void *ctx);
+
+/* Move the exchange in flight on sv->halo to its next direction (timed as halo exchange). */
+void solver_advance_exchange(efsi_solver *sv);
 
 /* (a, b) minimising <(D + a X + b Y)^2> with b >= 0 from the five sums of DESIGN.md
  * section 3 (A1 = -<D X>, A2 = <X^2>, A3 = <Y^2>, B1 = <D Y>, B2 = <X Y>); a = b = 0 when

@@ -59,7 +59,7 @@ static void gradient_add_component(const efsi_grid *g, int d, double scale,
   location_range(g, LOC_FACE_X + d, lo, hi);
   const ptrdiff_t s = g->stride[d];
   const double c = scale * g->inv_h[d];
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = lo[2]; k < hi[2]; k++)
     for (int j = lo[1]; j < hi[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);

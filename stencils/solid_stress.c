@@ -15,7 +15,7 @@
 static void modulus_sum(const efsi_grid *g, int lo, int nmat, const double *modulus,
                         double *const phi[], double *restrict gphi)
 {
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = -lo; k <= g->n[2]; k++)
     for (int j = -lo; j <= g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
@@ -54,7 +54,7 @@ void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
          *restrict sxy = s[SXY], *restrict sxz = s[SXZ], *restrict syz = s[SYZ];
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   /* One pass for all six components: B, G phi and s are each streamed once. */
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = -1; k <= g->n[2]; k++)
     for (int j = -1; j <= g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);

@@ -19,7 +19,7 @@ static void stress_diagonal(const efsi_grid *g, double mu, const double *restric
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   const double two_mu = 2.0 * mu;
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = -1; k <= g->n[2]; k++)
     for (int j = -1; j <= g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
@@ -42,7 +42,7 @@ static void stress_edge(const efsi_grid *g, int d, int e, double mu, const doubl
 {
   const ptrdiff_t sd = g->stride[d], se = g->stride[e];
   const double ihd = g->inv_h[d], ihe = g->inv_h[e];
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = -1; k <= g->n[2]; k++)
     for (int j = -1; j <= g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
@@ -74,7 +74,7 @@ static void divergence_component(const efsi_grid *g, int d, double inv_rho,
   const ptrdiff_t sd = g->stride[d], se1 = g->stride[e1], se2 = g->stride[e2];
   const double cd = inv_rho * g->inv_h[d], c1 = inv_rho * g->inv_h[e1],
                c2 = inv_rho * g->inv_h[e2];
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = lo[2]; k < hi[2]; k++)
     for (int j = lo[1]; j < hi[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);

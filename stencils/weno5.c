@@ -64,7 +64,7 @@ void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
 
-#pragma omp parallel for
+#pragma omp parallel for collapse(2)
   for (int k = lo[2]; k < hi[2]; k++)
     for (int j = lo[1]; j < hi[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
