@@ -103,6 +103,8 @@ static const key_spec key_table[] = {
    "a number >= 0 (0 = not given)"},
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
+  {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
   {"rbc", "hematocrit", KIND_DOUBLES, FIELD(rbc_hematocrit), 1, 0, 1, 0, NULL,
    "a volume fraction in [0, 1]"},

@@ -56,7 +56,8 @@ typedef struct {
   long restart_every;            /* output.restart_every (0 = at the end only) */
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
-  int overlap;                   /* performance.overlap: exchange v* while the solid moves */
+  int overlap;                   /* performance.overlap: halo exchanges under work */
+  int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
 
   /* The solid (DESIGN.md sections 1 and 5); a body family with count and fraction 0, a
    * sphere with radius 0, an ellipsoid with semi-axes 0 and an empty voxels.file are

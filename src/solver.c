@@ -334,6 +334,11 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   acm_local_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
+  if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
+    timer_start(&sv->timers, TIMER_SYNC);
+    MPI_Barrier(sv->decomp->comm);
+    timer_stop(&sv->timers, TIMER_SYNC);
+  }
   timer_start(&sv->timers, TIMER_ALLREDUCE);
   global_sum(sv->decomp, sums, SUM_COUNT);
   timer_stop(&sv->timers, TIMER_ALLREDUCE);

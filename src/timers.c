@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const char *const names[TIMER_COUNT] = {
-  "advection", "oldroyd", "stress", "divergence", "projection", "halo_exchange", "allreduce", "io",
+  "advection", "oldroyd", "stress", "divergence", "projection", "halo_exchange", "allreduce",
+  "reduce_wait", "io",
 };
 
 /* Per owned cell and step, counted from the kernels (docs/performance.md lists them):

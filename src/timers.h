@@ -12,6 +12,7 @@ enum {
   TIMER_PROJECTION,      /* D*, Laplacians, sums, dp, pressure and velocity correction */
   TIMER_HALO,            /* halo exchange and boundary layers */
   TIMER_ALLREDUCE,       /* global reductions */
+  TIMER_SYNC,            /* waiting at a barrier before the reduction (performance.sync_timers) */
   TIMER_IO,              /* NetCDF and CSV output */
   TIMER_COUNT
 };
