@@ -189,6 +189,8 @@ void halo_free(efsi_halo *h)
   free(h);
 }
 
+int halo_filled_at_start(const efsi_halo *h, int d) { return d == 0 && h->local[0]; }
+
 void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
 {
   if (h->pending) efsi_abort(EFSI_EXIT_RUNTIME, "halo_start: previous exchange not finished");

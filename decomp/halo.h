@@ -23,6 +23,11 @@ void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);
 void halo_start(efsi_halo *h, double *const *fields, int nfields, int width);
 void halo_finish(efsi_halo *h);
 
+/* Whether halo_start itself fills the layers along d of the owned rows of the other two
+ * directions: x (the first direction) periodic and held by one rank, copied in place at the
+ * start.  Work on those rows may then read the x layers before the exchange is finished. */
+int halo_filled_at_start(const efsi_halo *h, int d);
+
 /* Finer overlap: complete the direction in flight and post the next (x, y, z), so that work
  * can run between the three directions.  Returns nonzero while a direction is still in
  * flight; halo_finish completes whatever remains. */

@@ -240,27 +240,29 @@ static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const 
 /* Momentum without the new pressure, formed in the rate arrays (fu, fv, fw) so that v^N
  * stays for the solid's transport.  When the exchange of the state is still in flight
  * (performance.overlap), v* is formed first on the interior, three cells away from every
- * face of the block, while the exchange moves x -> y -> z, then on the six slabs of the
- * boundary shell.  The exchange of v* (width 2) then runs while the solid moves, and the
+ * face of the block (in x only when x is split over ranks), while the exchange moves
+ * x -> y -> z, then on the slabs of the boundary shell.  The exchange of v* (width 2) then runs while the solid moves, and the
  * arrays swap: s->u, v, w hold v* with valid halos on return. */
 static void momentum(efsi_solver *sv, efsi_state *s, double body)
 {
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
   const int *n = g->n, H = EFSI_HALO;
-  if (sv->state_pending && n[0] > 2 * H && n[1] > 2 * H && n[2] > 2 * H) {
-    const int inner_lo[3] = {H, H, H}, inner_hi[3] = {n[0] - H, n[1] - H, n[2] - H};
+  /* x layers copied in place by halo_start need no slabs: the interior spans x */
+  const int x0 = halo_filled_at_start(sv->halo, 0) ? 0 : H;
+  if (sv->state_pending && n[0] > 2 * x0 && n[1] > 2 * H && n[2] > 2 * H) {
+    const int inner_lo[3] = {x0, H, H}, inner_hi[3] = {n[0] - x0, n[1] - H, n[2] - H};
     momentum_box(sv, s, inner_lo, inner_hi, body, 1);
     complete_state(sv, s);
     sv->interior_first++;
     /* the shell: slabs in z over the whole x-y block, in y over the inner z range, in x
-     * over the inner y and z ranges */
-    for (int d = 2; d >= 0; d--)
+     * (unless the interior spans x) over the inner y and z ranges */
+    for (int d = 2; d >= (x0 ? 0 : 1); d--)
       for (int side = 0; side < 2; side++) {
         int lo[3], hi[3];
         for (int e = 0; e < 3; e++) {
-          lo[e] = e < d ? 0 : H;
-          hi[e] = e < d ? n[e] : n[e] - H;
+          lo[e] = e < d ? 0 : inner_lo[e];
+          hi[e] = e < d ? n[e] : inner_hi[e];
         }
         lo[d] = side ? n[d] - H : 0;
         hi[d] = side ? n[d] : H;
