@@ -199,9 +199,9 @@ static void swap_arrays(double **a, double **b)
 /* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
  * in the rate arrays.  The kernels read up to three cells around the box (WENO5; the stress
  * is formed on the box and one layer around it, where neighbouring boxes form the same
- * values).  With progress, the exchange in flight moves on after the first two advections. */
+ * values).  The exchange in flight moves on after each of the first `advances` advections. */
 static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3],
-                         double body, int progress)
+                         double body, int advances)
 {
   efsi_grid view;
   ptrdiff_t sh;
@@ -222,7 +222,7 @@ static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const 
     timer_start(&sv->timers, TIMER_ADVECTION);
     advection_weno5(g, LOC_FACE_X + comp, vel[comp], u, v, w, rhs[comp]);
     timer_stop(&sv->timers, TIMER_ADVECTION);
-    if (progress && comp < 2) solver_advance_exchange(sv);
+    if (comp < advances) solver_advance_exchange(sv);
   }
   /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
   timer_start(&sv->timers, TIMER_STRESS);
@@ -239,25 +239,30 @@ static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const 
 
 /* Momentum without the new pressure, formed in the rate arrays (fu, fv, fw) so that v^N
  * stays for the solid's transport.  When the exchange of the state is still in flight
- * (performance.overlap), v* is formed first on the interior, three cells away from every
- * face of the block (in x only when x is split over ranks), while the exchange moves
- * x -> y -> z, then on the slabs of the boundary shell.  The exchange of v* (width 2) then runs while the solid moves, and the
+ * (performance.overlap), v* is formed first on the interior, three cells away from the
+ * faces of the block in y and z, while the exchange moves on to y and z, then on the slabs
+ * of the boundary shell.  The exchange of v* (width 2) then runs while the solid moves, and the
  * arrays swap: s->u, v, w hold v* with valid halos on return. */
 static void momentum(efsi_solver *sv, efsi_state *s, double body)
 {
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
   const int *n = g->n, H = EFSI_HALO;
-  /* x layers copied in place by halo_start need no slabs: the interior spans x */
-  const int x0 = halo_filled_at_start(sv->halo, 0) ? 0 : H;
-  if (sv->state_pending && n[0] > 2 * x0 && n[1] > 2 * H && n[2] > 2 * H) {
-    const int inner_lo[3] = {x0, H, H}, inner_hi[3] = {n[0] - x0, n[1] - H, n[2] - H};
-    momentum_box(sv, s, inner_lo, inner_hi, body, 1);
+  if (sv->state_pending && n[1] > 2 * H && n[2] > 2 * H) {
+    /* The interior spans x: x's layers are copied in place by halo_start (x held by one
+     * rank) or received first.  Slabs 3 cells thin in x, with rows 3 cells long, cost more
+     * than the x messages save (measured: docs/scaling.md). */
+    int advances = 2;
+    if (!halo_filled_at_start(sv->halo, 0)) {
+      solver_advance_exchange(sv);
+      advances = 1;
+    }
+    const int inner_lo[3] = {0, H, H}, inner_hi[3] = {n[0], n[1] - H, n[2] - H};
+    momentum_box(sv, s, inner_lo, inner_hi, body, advances);
     complete_state(sv, s);
     sv->interior_first++;
-    /* the shell: slabs in z over the whole x-y block, in y over the inner z range, in x
-     * (unless the interior spans x) over the inner y and z ranges */
-    for (int d = 2; d >= (x0 ? 0 : 1); d--)
+    /* the shell: slabs in z over the whole x-y block, in y over the inner z range */
+    for (int d = 2; d >= 1; d--)
       for (int side = 0; side < 2; side++) {
         int lo[3], hi[3];
         for (int e = 0; e < 3; e++) {
