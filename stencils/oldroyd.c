@@ -159,6 +159,10 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
   const int nx = g->n[0];
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
+    /* the thread's own copy of the layout: the stores to B cannot alias it, so its strides
+     * and spacings stay in registers and the point loop vectorises (through g GCC reloads
+     * them after every store: "latch block not empty") */
+    const efsi_grid layout = *g;
     /* the row buffers of solid_fluid_treatment: clipped solid fraction, strain rate */
     double phi_buffer[nx], gdot_buffer[nx];
     double *restrict phi_row = phi_buffer, *restrict gdot_row = gdot_buffer;
@@ -177,7 +181,7 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
       }
 #pragma omp simd
       for (int i = 0; i < nx; i++) {
-        const gradient L = gradient_at(g, u, v, w, row + i);
+        const gradient L = gradient_at(&layout, u, v, w, row + i);
         const double dxy = L.xy + L.yx, dxz = L.xz + L.zx, dyz = L.yz + L.zy;
         gdot_row[i] = 2.0 * (L.xx * L.xx + L.yy * L.yy + L.zz * L.zz)
                     + (dxy * dxy + dxz * dxz + dyz * dyz);
@@ -186,7 +190,7 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
 #pragma omp simd
       for (int i = 0; i < nx; i++) {
         const ptrdiff_t p = row + i;
-        const gradient L = gradient_at(g, u, v, w, p);
+        const gradient L = gradient_at(&layout, u, v, w, p);
         const double Bxx = bxx[p], Byy = byy[p], Bzz = bzz[p], Bxy = bxy[p], Bxz = bxz[p],
                      Byz = byz[p];
         const double Mxx = L.xx * Bxx + L.xy * Bxy + L.xz * Bxz;
