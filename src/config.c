@@ -663,7 +663,7 @@ void config_defaults(efsi_config *c)
   c->init_flow = INIT_REST;
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
-  c->overlap = 1;
+  c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
   c->rbc_diameter = 8;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;
