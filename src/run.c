@@ -91,13 +91,6 @@ static double write_diagnostics(output_state *o, double seconds)
   return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
 }
 
-/* The solver's state hook: the tracers move with the velocity of every new state. */
-static void move_tracers(void *ctx, const efsi_state *s)
-{
-  output_state *o = ctx;
-  tracers_advance(o->tracers, &s->grid, s->u, s->v, s->w, o->sv->dt);
-}
-
 /* Collective: stop with a diagnosis of where the state went wrong. */
 static int blow_up(output_state *o, const char *why)
 {
@@ -188,7 +181,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     }
   }
   solver_fill_halos(&sv, &s);
-  if (o.bodies) solver_on_state(&sv, move_tracers, &o);
+  if (o.bodies) solver_move_tracers(&sv, tracers);
   if (open_tables(d, &s, o.bodies, dir, restart_file ? s.step : -1)) {
     status = EFSI_EXIT_RUNTIME;
     goto done;

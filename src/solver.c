@@ -113,16 +113,32 @@ static void state_walls(efsi_solver *sv, efsi_state *s)
   for (int f = 3; f < n; f++) boundary_even(&s->grid, fields[f], EFSI_HALO);
 }
 
-/* The exchange of the state left in flight by the last step is complete: wall layers, and
- * the hook (the tracers move with the completed velocity). */
-static void complete_state(efsi_solver *sv, efsi_state *s)
+/* Start the exchange (width 3) of the state's fields. */
+static void start_state(efsi_solver *sv, efsi_state *s)
+{
+  double *fields[3 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_fields(s, fields);
+  timer_start(&sv->timers, TIMER_HALO);
+  halo_start(sv->halo, fields, n, EFSI_HALO);
+  timer_stop(&sv->timers, TIMER_HALO);
+  sv->state_pending = 1;
+}
+
+/* Finish it and fill the wall layers. */
+static void finish_state(efsi_solver *sv, efsi_state *s)
 {
   timer_start(&sv->timers, TIMER_HALO);
   halo_finish(sv->halo);
   state_walls(sv, s);
   timer_stop(&sv->timers, TIMER_HALO);
   sv->state_pending = 0;
-  if (sv->hook) sv->hook(sv->hook_ctx, s);
+}
+
+/* The halos of a state made by solver_step are valid: the tracers move with its velocity. */
+static void complete_state(efsi_solver *sv, efsi_state *s)
+{
+  finish_state(sv, s);
+  if (sv->tracers) tracers_advance(sv->tracers, &s->grid, s->u, s->v, s->w, sv->dt);
 }
 
 void solver_sync(efsi_solver *sv, efsi_state *s)
@@ -130,11 +146,7 @@ void solver_sync(efsi_solver *sv, efsi_state *s)
   if (sv->state_pending) complete_state(sv, s);
 }
 
-void solver_on_state(efsi_solver *sv, efsi_state_hook hook, void *ctx)
-{
-  sv->hook = hook;
-  sv->hook_ctx = ctx;
-}
+void solver_move_tracers(efsi_solver *sv, efsi_tracers *t) { sv->tracers = t; }
 
 /* Exchange and even wall reflection of cell-centred fields. */
 static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n, int width)
@@ -145,24 +157,12 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
   timer_stop(&sv->timers, TIMER_HALO);
 }
 
-/* Exchange (width 3) and wall layers of the state at its time, at once. */
-static void fill_state(efsi_solver *sv, efsi_state *s)
-{
-  double *fields[3 + EFSI_MAX_MATERIALS + 6];
-  const int n = state_fields(s, fields);
-  timer_start(&sv->timers, TIMER_HALO);
-  halo_exchange(sv->halo, fields, n, EFSI_HALO);
-  state_walls(sv, s);
-  timer_stop(&sv->timers, TIMER_HALO);
-}
-
 void solver_fill_halos(efsi_solver *sv, efsi_state *s)
 {
-  if (sv->state_pending) {   /* a state replaced between steps (restart): drop the exchange */
-    halo_finish(sv->halo);
-    sv->state_pending = 0;
-  }
-  fill_state(sv, s);
+  /* an exchange still in flight (a state replaced between steps) is finished, then redone */
+  if (sv->state_pending) finish_state(sv, s);
+  start_state(sv, s);
+  finish_state(sv, s);
   fill_scalars(sv, &s->grid, &s->p, 1, 1);
 }
 
@@ -399,16 +399,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   s->time += dt;
   s->step++;
   /* the new state's exchange: left in flight for the next step's interior (overlap) */
-  if (c->overlap) {
-    double *fields[3 + EFSI_MAX_MATERIALS + 6];
-    const int n = state_fields(s, fields);
-    timer_start(&sv->timers, TIMER_HALO);
-    halo_start(sv->halo, fields, n, EFSI_HALO);
-    timer_stop(&sv->timers, TIMER_HALO);
-    sv->state_pending = 1;
-  } else {
-    fill_state(sv, s);
-    if (sv->hook) sv->hook(sv->hook_ctx, s);
-  }
+  start_state(sv, s);
+  if (!c->overlap) complete_state(sv, s);
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "halo.h"
 #include "state.h"
 #include "timers.h"
+#include "tracers.h"
 
 struct efsi_poisson;
 
@@ -21,9 +22,6 @@ typedef struct {
   double mean_p;             /* <p^{N+1}> before its removal */
   int degenerate;            /* 1 when A2 = 0: dp = 0 for the step */
 } efsi_step_info;
-
-/* Called when the halos of a state made by solver_step become valid. */
-typedef void (*efsi_state_hook)(void *ctx, const efsi_state *s);
 
 typedef struct {
   const efsi_config *cfg;
@@ -44,8 +42,7 @@ typedef struct {
   efsi_timers timers;
   int state_pending;             /* the state's exchange is in flight (performance.overlap) */
   long interior_first;           /* steps whose momentum began on the interior under it */
-  efsi_state_hook hook;          /* see solver_on_state */
-  void *hook_ctx;
+  efsi_tracers *tracers;         /* moved with every new state (solver_move_tracers) */
 } efsi_solver;
 
 /* Allocate the work arrays for the case's materials (config_materials: the same order as
@@ -74,10 +71,10 @@ int solver_step(efsi_solver *sv, efsi_state *s);
  * it before reading any halo or writing the state.  Collective. */
 void solver_sync(efsi_solver *sv, efsi_state *s);
 
-/* hook(ctx, s) runs once for every state solver_step makes, when its halos have become
- * valid (inside the next step, in solver_sync, or at the end of the step without overlap):
- * before the velocity of that state is replaced.  The time loop moves the tracers there. */
-void solver_on_state(efsi_solver *sv, efsi_state_hook hook, void *ctx);
+/* The tracers advance by dt with the velocity of every state solver_step makes, once its
+ * halos are valid (inside the next step, in solver_sync, or at the end of the step without
+ * overlap), before that velocity is replaced.  NULL: none. */
+void solver_move_tracers(efsi_solver *sv, efsi_tracers *t);
 
 /* Move the exchange in flight on sv->halo to its next direction (timed as halo exchange). */
 void solver_advance_exchange(efsi_solver *sv);

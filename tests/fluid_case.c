@@ -39,16 +39,9 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   solver_fill_halos(&fc->solver, &fc->state);
 }
 
-/* The solver's state hook: the tracers move with the velocity of every new state. */
-static void move_tracers(void *ctx, const efsi_state *s)
-{
-  fluid_case *fc = ctx;
-  tracers_advance(fc->tracers, &s->grid, s->u, s->v, s->w, fc->solver.dt);
-}
-
 void fluid_case_steps(fluid_case *fc, long n)
 {
-  if (fc->bodies.total > 0) solver_on_state(&fc->solver, move_tracers, fc);
+  if (fc->bodies.total > 0) solver_move_tracers(&fc->solver, fc->tracers);
   for (long s = 0; s < n; s++)
     if (solver_step(&fc->solver, &fc->state))
       efsi_abort(EFSI_EXIT_RUNTIME, "test case blew up at step %ld", fc->state.step);
