@@ -4,9 +4,9 @@
  * f(-m) = -f(m) (m = 1..w),  f(n+m) = -f(n-m) (m = 1..w-1, so that n+m stays in the halo).
  * Even: s = 1, c = 0.  Tangential velocity: s = -1, c = 2U for u (U the wall's x velocity),
  * c = 0 for the other one.  y is done first, then z over the y halos, so corners are filled. */
-#include "boundary.h"
+#include "decomp/boundary.h"
 
-#include "errors.h"
+#include "base/errors.h"
 
 /* The layer `layer` along d over the other directions' range [-w, n + w). */
 static void layer_range(const efsi_grid *g, int d, int layer, int w, int lo[3], int hi[3])

@@ -6,7 +6,7 @@
 #ifndef EFSI_BOUNDARY_H
 #define EFSI_BOUNDARY_H
 
-#include "grid.h"
+#include "base/grid.h"
 
 /* f(-1-m) = f(m) at a low wall, f(n+m) = f(n-1-m) at a high wall, m < width. */
 void boundary_even(const efsi_grid *g, double *f, int width);

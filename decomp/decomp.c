@@ -3,12 +3,12 @@
  * to minimise the total halo surface  S = sum_d cuts_d * N_e * N_f  (cuts_d = p_d when d is
  * periodic, p_d - 1 between walls, 0 for one rank), ties going to more ranks along z, then
  * y, so that x rows stay long.  reorder = 0: world rank 0 stays cart rank 0. */
-#include "decomp.h"
+#include "decomp/decomp.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 

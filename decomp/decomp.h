@@ -7,7 +7,7 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "grid.h"
+#include "base/grid.h"
 
 typedef struct {
   MPI_Comm comm;             /* Cartesian communicator (reorder = 0: ranks keep their order) */

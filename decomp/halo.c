@@ -3,11 +3,11 @@
  * edge and corner of the box [-w, n + w)^3 is filled from the rank that owns it.  Per face,
  * all fields travel in one packed message; a periodic direction held by one rank copies
  * f(-m) = f(n - m), f(n - 1 + m) = f(m - 1) in place; nothing is written across a wall. */
-#include "halo.h"
+#include "decomp/halo.h"
 
 #include <stdlib.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 /* A box of local indices [lo, hi) in each direction. */
 typedef struct { int lo[3], hi[3]; } box;

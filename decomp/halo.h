@@ -5,8 +5,8 @@
 #ifndef EFSI_HALO_H
 #define EFSI_HALO_H
 
-#include "decomp.h"
-#include "grid.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
 
 typedef struct efsi_halo efsi_halo;
 

@@ -2,9 +2,9 @@
  * ranks of values[i], in place, with exactly one MPI_Allreduce per call, so a caller that
  * gathers its sums into one array pays one latency.  A process-local counter of the calls
  * lets tests hold the time step to one reduction. */
-#include "reduce.h"
+#include "decomp/reduce.h"
 
-#include "errors.h"
+#include "base/errors.h"
 
 static long reduction_calls;
 

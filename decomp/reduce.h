@@ -3,7 +3,7 @@
 #ifndef EFSI_REDUCE_H
 #define EFSI_REDUCE_H
 
-#include "decomp.h"
+#include "decomp/decomp.h"
 
 /* In place: values[i] <- sum over ranks.  One MPI_Allreduce. */
 void global_sum(const efsi_decomp *d, double *values, int n);

@@ -3,11 +3,11 @@
  * each n_d long, packed line after line; the lines [first(q), first(q+1)) go to line member
  * q, so the packed block is already in send order.  Pencil side: from each member q a
  * segment of n_d(q) points per line, placed at q's offset along d in the full line. */
-#include "transpose.h"
+#include "decomp/transpose.h"
 
 #include <stdlib.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 typedef struct {
   MPI_Comm comm;             /* decomp line[d]: the ranks along d */

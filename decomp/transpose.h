@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "decomp.h"
-#include "grid.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
 
 typedef struct efsi_transpose efsi_transpose;
 

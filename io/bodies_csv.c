@@ -1,21 +1,22 @@
 /* bodies.csv on rank 0, with the contract of diagnostics.csv: %.17g numbers (exact round
  * trip of a double), continued after a restart by csv.h (the step is the third column). */
-#include "bodies_csv.h"
+#include "io/bodies_csv.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "errors.h"
+#include "base/limits.h"
+#include "io/csv.h"
+#include "base/errors.h"
 
 const char bodies_csv_header[] = "id,kind,step,time,x,y,z,u,v,w";
 
 enum { STEP_COLUMN = 2 };              /* 0-based: id, kind, step */
 
 static FILE *csv;
-static char csv_path[4096];
+static char csv_path[EFSI_PATH_LEN];
 
 int bodies_csv_open(const char *dir, long restart_step, char *err, size_t errlen)
 {

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "tracers.h"
+#include "base/tracer.h"
 
 /* The header row, without the newline. */
 extern const char bodies_csv_header[];

@@ -1,7 +1,8 @@
 /* Opening the output directory's CSV tables, continued after a restart (see csv.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "csv.h"
+#include "base/limits.h"
+#include "io/csv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -66,7 +67,7 @@ static int csv_trim(const char *path, const char *header, int step_column, long 
     snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
     return 1;
   }
-  char temp[4096 + 8];
+  char temp[EFSI_PATH_LEN + 8];
   snprintf(temp, sizeof temp, "%s.tmp", path);
   FILE *out = fopen(temp, "w");
   if (!out) {

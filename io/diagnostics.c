@@ -4,22 +4,23 @@
  * it) are dropped, so the file reads as one uninterrupted history. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "diagnostics.h"
+#include "io/diagnostics.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "csv.h"
-#include "errors.h"
+#include "base/limits.h"
+#include "io/csv.h"
+#include "base/errors.h"
 
 const char diagnostics_header[] =
   "step,time,dt,beta,gamma,mach,div_rms,div_max,kinetic_energy,elastic_energy,"
   "solid_volume,flow_rate,wall_shear,u_max,detB_min,detB_max,wall_seconds";
 
 static FILE *csv;
-static char csv_path[4096];
+static char csv_path[EFSI_PATH_LEN];
 static int n_materials;
 /* The fixed columns, then volume_<material> for each material. */
 static char header[sizeof diagnostics_header + EFSI_MAX_MATERIALS * (EFSI_MATERIAL_NAME + 8)];

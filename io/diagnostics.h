@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "state.h"
+#include "base/limits.h"
 
 /* The columns of diagnostics.csv, in this order and with these names; then
  * material_volume[m] as volume_<name of material m>. */

@@ -1,23 +1,20 @@
-/* A fields file: the state at cell centres on the global grid, CF-1.8 style, so that
- * ParaView and xarray open it as it is.  Staggered velocities are averaged to the cell
- * centre, u_c(i,j,k) = (u(i,j,k) + u(i+1,j,k))/2, likewise v along y and w along z; every
- * other field already lives at the centres.  Units are those of the shipped cases: um, us,
- * and density 1 (mass in pg). */
-#include "fields.h"
+/* A fields file: named arrays at cell centres on the global grid, CF-1.8 style, so that
+ * ParaView and xarray open it as it is.  A face-centred array is averaged to the cell
+ * centre, u_c(i,j,k) = (u(i,j,k) + u(i+1,j,k))/2, likewise along y and z; every other one
+ * already lives at the centres.  Lengths in um, time in us (the shipped cases' units). */
+#include "io/fields.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "nc_check.h"
-#include "output.h"
+#include "base/errors.h"
+#include "io/nc_check.h"
+#include "io/output.h"
 
 #ifndef PACKAGE_VERSION
 #error "PACKAGE_VERSION comes from configure (-DPACKAGE_VERSION in DEFS)"
 #endif
-
-static const char *const b_name[6] = {"bxx", "byy", "bzz", "bxy", "bxz", "byz"};
 
 static void put_text(int ncid, const char *name, const char *value)
 {
@@ -36,41 +33,17 @@ static int define_axis(efsi_ncfile *f, const int dim[3], int dir)
   return id;
 }
 
-void fields_write(const char *path, const efsi_state *s, const efsi_decomp *d,
+void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d,
                   const char *case_name)
 {
-  const efsi_grid *g = &s->grid;
+  const efsi_grid *g = s->grid;
   efsi_ncfile f;
-  int dim[3], axis_id[3];
+  int dim[3], axis_id[3], id[SNAPSHOT_MAX_FIELDS];
   ncfile_create(&f, path, d, g, dim);
   for (int dir = 0; dir < 3; dir++) axis_id[dir] = define_axis(&f, dim, dir);
-
-  static const char *const velocity_name[3] = {"u", "v", "w"};
-  static const char *const velocity_long[3] = {
-    "x velocity at the cell centre (mean of the west and east faces)",
-    "y velocity at the cell centre (mean of the south and north faces)",
-    "z velocity at the cell centre (mean of the bottom and top faces)"};
-  const double *velocity[3] = {s->u, s->v, s->w};
-  int velocity_id[3];
-  for (int c = 0; c < 3; c++)
-    velocity_id[c] = ncfile_define(&f, velocity_name[c], 3, dim, "um us-1", velocity_long[c]);
-  int p_id = ncfile_define(&f, "p", 3, dim, "pg um-1 us-2",
-                           "pressure deviation from the driving pressure (mean zero)");
-  int phi_id[EFSI_MAX_MATERIALS], b_id[6];
-  for (int m = 0; m < s->nmat; m++) {
-    char name[EFSI_MATERIAL_NAME + 8], long_name[EFSI_MATERIAL_NAME + 32];
-    snprintf(name, sizeof name, "phi_%s", s->material[m]);
-    snprintf(long_name, sizeof long_name, "volume fraction of %s", s->material[m]);
-    phi_id[m] = ncfile_define(&f, name, 3, dim, "1", long_name);
-  }
-  if (s->nmat > 0)
-    for (int c = 0; c < 6; c++) {
-      char long_name[96];
-      snprintf(long_name, sizeof long_name,
-               "modified left Cauchy-Green tensor B, %s component", b_name[c] + 1);
-      b_id[c] = ncfile_define(&f, b_name[c], 3, dim, "1", long_name);
-    }
-
+  for (int n = 0; n < s->nfields; n++)
+    id[n] = ncfile_define(&f, s->field[n].name, 3, dim, s->field[n].units,
+                          s->field[n].long_name);
   if (f.holds_file) {
     put_text(f.ncid, "Conventions", "CF-1.8");
     put_text(f.ncid, "title", "efsi fields at cell centres");
@@ -91,10 +64,7 @@ void fields_write(const char *path, const efsi_state *s, const efsi_decomp *d,
     ncfile_put_axis(&f, axis_id[dir], (size_t)n, centre);
     free(centre);
   }
-  for (int c = 0; c < 3; c++) ncfile_put(&f, velocity_id[c], velocity[c], c);
-  ncfile_put(&f, p_id, s->p, -1);
-  for (int m = 0; m < s->nmat; m++) ncfile_put(&f, phi_id[m], s->phi[m], -1);
-  if (s->nmat > 0)
-    for (int c = 0; c < 6; c++) ncfile_put(&f, b_id[c], s->b[c], -1);
+  for (int n = 0; n < s->nfields; n++)
+    ncfile_put(&f, id[n], s->field[n].data, s->field[n].centre_dir);
   ncfile_commit(&f);
 }

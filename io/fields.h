@@ -3,16 +3,15 @@
 #ifndef EFSI_FIELDS_H
 #define EFSI_FIELDS_H
 
-#include "decomp.h"
-#include "state.h"
+#include "decomp/decomp.h"
+#include "io/snapshot.h"
 
 /* Collective.  Writes path (through a temporary name, renamed when complete): coordinates
- * x, y, z at cell centres; u, v, w at cell centres, u_c(i) = (u(i) + u(i+1))/2 and the
- * same along y and z, which reads the velocity halo at the high side, so the velocity halo
- * (width >= 1, walls included) must be valid; p; phi_<material> for each material; bxx,
- * byy, bzz, bxy, bxz, byz when there are materials; global attributes Conventions, title,
- * source, case, step and time. */
-void fields_write(const char *path, const efsi_state *s, const efsi_decomp *d,
+ * x, y, z at cell centres, then every field of the snapshot in its order, a face-centred one
+ * averaged to the centres, u_c(i) = (u(i) + u(i+1))/2 (so its halo at the high side, walls
+ * included, must be valid); global attributes Conventions, title, source, case, step and
+ * time. */
+void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d,
                   const char *case_name);
 
 #endif

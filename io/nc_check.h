@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 #define NC_CHECK(call) do { int nc_rc_ = (call); \
   if (nc_rc_ != NC_NOERR) efsi_abort(EFSI_EXIT_RUNTIME, "%s:%d: %s failed: %s", \

@@ -4,7 +4,7 @@
  * gathered plane by plane on rank 0 with serial NetCDF, so rank 0 never holds the grid. */
 #define _POSIX_C_SOURCE 200809L
 
-#include "output.h"
+#include "io/output.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "errors.h"
-#include "nc_check.h"
+#include "base/errors.h"
+#include "io/nc_check.h"
 #ifdef HAVE_NETCDF_PAR
 #include <netcdf_par.h>
 #endif
@@ -25,7 +25,7 @@
 /* mkdir -p: each missing component in turn; an existing component is fine. */
 static int make_directories(const char *dir, char *err, size_t errlen)
 {
-  char partial[4096];
+  char partial[EFSI_PATH_LEN];
   size_t len = strlen(dir);
   if (len == 0 || len >= sizeof partial) {
     snprintf(err, errlen, "output directory name '%s' is empty or too long", dir);

@@ -7,8 +7,9 @@
 
 #include <stddef.h>
 
-#include "decomp.h"
-#include "grid.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
+#include "base/limits.h"
 
 /* Rank 0 only (the driver broadcasts the result).  Creates dir and its parents when
  * missing.  An existing directory that holds efsi output (diagnostics.csv, fields_*.nc,
@@ -27,8 +28,8 @@ typedef struct {
   int holds_file;
   const efsi_decomp *d;
   const efsi_grid *g;
-  char path[4096];           /* the final name */
-  char temp[4096];           /* the name while writing */
+  char path[EFSI_PATH_LEN];  /* the final name */
+  char temp[EFSI_PATH_LEN];  /* the name while writing */
   double *block;             /* this rank's owned cells, packed k, j, i */
   double *plane;             /* serial build, rank 0: one global z-plane */
   double *piece;             /* serial build, rank 0: one rank's part of a plane */

@@ -1,77 +1,22 @@
-/* Restart files.  The state is written as stored: u(i,j,k) on west faces x = i hx for
- * i = 0..Nx-1 (all of them: x is periodic), v on south faces j = 0..Ny-1 (v(Ny) is 0 at a
- * wall, v(0) when periodic), w likewise, p, phi_m and B at centres, all on dims (z, y, x),
- * with step, time and drive force as attributes.  Reading checks the grid, boundaries and
- * materials against the case, then fills each rank's owned cells: values are bitwise. */
-#include "restart.h"
+/* Restart files.  Every array of the snapshot is written as stored, owned points only, on
+ * dims (z, y, x) (for the staggered velocities: u(i,j,k) on the west faces x = i hx for
+ * i = 0..Nx-1, and so on), with step, time, drive force, the grid, the boundary types and
+ * the material list as attributes.  Reading checks the grid, boundaries, materials and every
+ * array against the snapshot asked for, then fills each rank's owned cells: values are
+ * bitwise. */
+#include "io/restart.h"
 
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
-#include "nc_check.h"
-#include "output.h"
+#include "base/errors.h"
+#include "io/nc_check.h"
+#include "io/output.h"
 
 /* Bumped whenever the layout below changes, so an old file is refused, not misread. */
 #define RESTART_FORMAT 1
 #define MESSAGE_LEN 512
-
-typedef struct {
-  char name[EFSI_MATERIAL_NAME + 8];
-  double *data;
-  const char *units;
-  char long_name[128];
-} named_field;
-
-/* Every field of the restart file, in file order.  Body tracers (one per body, DESIGN
- * section 5) are state too: they join this file as their own dimension and variables when
- * the bodies module keeps them. */
-static int restart_fields(const efsi_state *s, named_field out[])
-{
-  static const char *const b_name[6] = {"bxx", "byy", "bzz", "bxy", "bxz", "byz"};
-  static const char *const face[3][2] = {{"u", "x velocity on the west face x = i hx"},
-                                         {"v", "y velocity on the south face y = j hy"},
-                                         {"w", "z velocity on the bottom face z = k hz"}};
-  double *velocity[3] = {s->u, s->v, s->w};
-  int n = 0;
-  for (int c = 0; c < 3; c++, n++) {
-    snprintf(out[n].name, sizeof out[n].name, "%s", face[c][0]);
-    snprintf(out[n].long_name, sizeof out[n].long_name, "%s (staggered, as stored)", face[c][1]);
-    out[n].data = velocity[c];
-    out[n].units = "um us-1";
-  }
-  snprintf(out[n].name, sizeof out[n].name, "p");
-  snprintf(out[n].long_name, sizeof out[n].long_name, "pressure deviation (mean zero)");
-  out[n].data = s->p;
-  out[n++].units = "pg um-1 us-2";
-  for (int m = 0; m < s->nmat; m++, n++) {
-    snprintf(out[n].name, sizeof out[n].name, "phi_%s", s->material[m]);
-    snprintf(out[n].long_name, sizeof out[n].long_name, "volume fraction of %s", s->material[m]);
-    out[n].data = s->phi[m];
-    out[n].units = "1";
-  }
-  for (int c = 0; s->nmat > 0 && c < 6; c++, n++) {
-    snprintf(out[n].name, sizeof out[n].name, "%s", b_name[c]);
-    snprintf(out[n].long_name, sizeof out[n].long_name,
-             "modified left Cauchy-Green tensor B, %s component", b_name[c] + 1);
-    out[n].data = s->b[c];
-    out[n].units = "1";
-  }
-  return n;
-}
-
-enum { MAX_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
-
-/* "rbc wall": the material names in order, separated by one space. */
-static void material_list(const efsi_state *s, char *list, size_t len)
-{
-  list[0] = '\0';
-  for (int m = 0; m < s->nmat; m++) {
-    size_t used = strlen(list);
-    snprintf(list + used, len - used, "%s%s", m ? " " : "", s->material[m]);
-  }
-}
 
 static const char *boundary_name(int periodic) { return periodic ? "periodic" : "wall"; }
 
@@ -80,16 +25,16 @@ enum { TRACER_VARIABLES = 5 };
 static const char *const tracer_name[TRACER_VARIABLES] = {
   "tracer_id", "tracer_kind", "tracer_x", "tracer_y", "tracer_z"};
 
-void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, long n_tracers,
-                   const efsi_tracer *tracers)
+void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d,
+                   long n_tracers, const efsi_tracer *tracers)
 {
-  char path[4096];
+  char path[EFSI_PATH_LEN];
   if (output_path(path, sizeof path, dir, "restart", s->step))
     efsi_abort(EFSI_EXIT_RUNTIME, "restart file name too long in %s", dir);
-  const efsi_grid *g = &s->grid;
-  named_field field[MAX_FIELDS];
-  const int nfields = restart_fields(s, field);
-  int id[MAX_FIELDS], dim[3];
+  const efsi_grid *g = s->grid;
+  const efsi_named_field *field = s->field;
+  const int nfields = s->nfields;
+  int id[SNAPSHOT_MAX_FIELDS], dim[3];
   efsi_ncfile f;
   ncfile_create(&f, path, d, g, dim);
   for (int n = 0; n < nfields; n++)
@@ -97,8 +42,7 @@ void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, l
   if (f.holds_file) {
     const int format = RESTART_FORMAT;
     const long long step = s->step;
-    char materials[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME];
-    material_list(s, materials, sizeof materials);
+    const char *materials = s->materials;
     NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
     NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
     NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
@@ -122,7 +66,7 @@ void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, l
     if (f.holds_file) NC_CHECK(nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
     for (int v = 0; v < TRACER_VARIABLES; v++)
       tracer_id[v] = ncfile_define(&f, tracer_name[v], 1, &tdim, v < 2 ? "1" : "um",
-                                   "body tracer (DESIGN.md section 5)");
+                                   "body tracer (docs/tracers.md)");
   }
   ncfile_enddef(&f);
   for (int n = 0; n < nfields; n++) ncfile_put(&f, id[n], field[n].data, -1);
@@ -224,11 +168,11 @@ static int check_variable(int ncid, const char *path, const char *name, const in
   return 0;
 }
 
-/* Does the file describe the case of s and d, with every field of the state? */
-static int check_header(int ncid, const char *path, const efsi_state *s, const efsi_decomp *d,
-                        char *err, size_t errlen)
+/* Does the file describe the case of s and d, with every array of the snapshot? */
+static int check_header(int ncid, const char *path, const efsi_snapshot *s,
+                        const efsi_decomp *d, char *err, size_t errlen)
 {
-  const efsi_grid *g = &s->grid;
+  const efsi_grid *g = s->grid;
   int cells[3];
   double length[3];
   NC_TRY(nc_get_att_int(ncid, NC_GLOBAL, "grid_cells", cells), path, "attribute grid_cells",
@@ -250,15 +194,13 @@ static int check_header(int ncid, const char *path, const efsi_state *s, const e
       return nc_message(err, errlen, "%s: boundary.%c is %s, case has %s", path, "xyz"[dir],
                         type, boundary_name(d->periodic[dir]));
   }
-  char stored[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME], wanted[sizeof stored];
+  char stored[sizeof s->materials];
   if (get_text(ncid, path, "materials", stored, sizeof stored, err, errlen)) return 1;
-  material_list(s, wanted, sizeof wanted);
-  if (strcmp(stored, wanted) != 0)
-    return nc_message(err, errlen, "%s: materials are '%s', case has '%s'", path, stored, wanted);
-  named_field field[MAX_FIELDS];
-  const int nfields = restart_fields(s, field);
-  for (int n = 0; n < nfields; n++)
-    if (check_variable(ncid, path, field[n].name, cells, err, errlen)) return 1;
+  if (strcmp(stored, s->materials) != 0)
+    return nc_message(err, errlen, "%s: materials are '%s', case has '%s'", path, stored,
+                      s->materials);
+  for (int n = 0; n < s->nfields; n++)
+    if (check_variable(ncid, path, s->field[n].name, cells, err, errlen)) return 1;
   return 0;
 }
 
@@ -270,7 +212,7 @@ typedef struct {
   char message[MESSAGE_LEN];
 } restart_header;
 
-static int read_header(const char *path, const efsi_state *s, const efsi_decomp *d,
+static int read_header(const char *path, const efsi_snapshot *s, const efsi_decomp *d,
                        restart_header *h)
 {
   int ncid;
@@ -283,7 +225,7 @@ static int read_header(const char *path, const efsi_state *s, const efsi_decomp 
   return failed;
 }
 
-int restart_read(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen)
 {
   restart_header h;
@@ -291,11 +233,9 @@ int restart_read(const char *path, efsi_state *s, const efsi_decomp *d, char *er
   if (d->rank == 0) h.failed = read_header(path, s, d, &h);
   MPI_CHECK(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, d->comm));
   if (h.failed) return nc_message(err, errlen, "%s", h.message);
-  named_field field[MAX_FIELDS];
-  const int nfields = restart_fields(s, field);
   efsi_ncfile f;
-  ncfile_open(&f, path, d, &s->grid);
-  for (int n = 0; n < nfields; n++) ncfile_get(&f, field[n].name, field[n].data);
+  ncfile_open(&f, path, d, s->grid);
+  for (int n = 0; n < s->nfields; n++) ncfile_get(&f, s->field[n].name, s->field[n].data);
   ncfile_close(&f);
   s->step = (long)h.step;
   s->time = h.time;

@@ -1,28 +1,29 @@
-/* Restart files: the full state as stored (staggered velocities, p, phi_m, B, step, time,
- * drive force) on the global grid, written atomically, readable on any process grid, and
- * read back bitwise, so a restarted run continues exactly as the uninterrupted one. */
+/* Restart files: the full state as stored (the arrays of a snapshot: staggered velocities,
+ * p, phi_m, B; step, time, drive force; the body tracers) on the global grid, written
+ * atomically, readable on any process grid, and read back bitwise, so a restarted run
+ * continues exactly as the uninterrupted one. */
 #ifndef EFSI_RESTART_H
 #define EFSI_RESTART_H
 
 #include <stddef.h>
 
-#include "decomp.h"
-#include "state.h"
-#include "tracers.h"
+#include "base/tracer.h"
+#include "decomp/decomp.h"
+#include "io/snapshot.h"
 
 /* Collective.  Writes dir/restart_NNNNNNNN.nc (NNNNNNNN = s->step) under a temporary name
  * and renames it when complete, so a crash never leaves a partial file under that name.
  * The body tracers (n of them, sorted by id: tracers_gather) are given on rank 0. */
-void restart_write(const char *dir, const efsi_state *s, const efsi_decomp *d, long n_tracers,
-                   const efsi_tracer *tracers);
+void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d,
+                   long n_tracers, const efsi_tracer *tracers);
 
-/* Collective.  s is allocated by the caller for the current case on the current process
- * grid (which may differ from the writer's).  Checks the global grid size, lengths,
- * boundary types and the number and names of materials against s and d; on a mismatch or
- * an unreadable file returns nonzero on every rank with the same one-line message naming
- * the file (exit status 2 is the caller's).  Fills the owned cells of every field and
- * step, time, drive_force; halos are not filled (the caller exchanges them). */
-int restart_read(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+/* Collective.  s names the arrays of the current case on the current process grid (which
+ * may differ from the writer's).  Checks the global grid size, lengths, boundary types,
+ * the material list and every array against s and d; on a mismatch or an unreadable file
+ * returns nonzero on every rank with the same one-line message naming the file (exit
+ * status 2 is the caller's).  Fills the owned cells of every array and s's step, time and
+ * drive_force; halos are not filled (the caller exchanges them). */
+int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen);
 
 /* Rank 0: the body tracers stored in a restart file (*n = 0 and *tracers = NULL when it has

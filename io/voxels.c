@@ -1,7 +1,7 @@
 /* Voxel geometry input (see voxels.h).  Every rank opens the file read-only and reads its
  * hyperslab with nc_get_vara_double, which converts any numeric type; labels must be of an
  * integer type and whole, volume fractions in [0, 1]. */
-#include "voxels.h"
+#include "io/voxels.h"
 
 #include <math.h>
 #include <netcdf.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nc_check.h"
+#include "io/nc_check.h"
 
 static int is_integer_type(nc_type t)
 {

@@ -7,8 +7,10 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "grid.h"
+#include "base/grid.h"
+
+/* The two kinds of voxel variable (voxels.variable). */
+enum { VOXELS_PHI = 0, VOXELS_LABEL = 1 };
 
 /* Check the file's header against the case before anything is allocated: the variable
  * exists, has the right type and the dimensions (z, y, x) of lengths (Nz, Ny, Nx).  Returns

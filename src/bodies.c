@@ -5,7 +5,7 @@
  * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
  * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  phi_m = the fraction of
  * a cell's sub-cell samples inside the bodies of material m. */
-#include "bodies.h"
+#include "src/bodies.h"
 
 #include <math.h>
 #include <stdarg.h>

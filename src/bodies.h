@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "grid.h"
-#include "shapes.h"
+#include "base/grid.h"
+#include "src/shapes.h"
 
 #define EFSI_MAX_FAMILIES 8
 

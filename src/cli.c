@@ -2,7 +2,7 @@
  * option either stands alone (--check) or takes the next argument or its own "=VALUE"
  * (--set=a.b=1); the first argument that is not an option is the case file; "--" ends
  * the options.  Also the whole-file reader the driver uses for the case file. */
-#include "cli.h"
+#include "src/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

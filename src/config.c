@@ -3,8 +3,8 @@
  * name, kind, field, list length, allowed range, the words it accepts); one generic routine
  * converts and range-checks a value, so a refusal always reads
  *   FILE:LINE: section.key: expected <allowed>, got "<value>". */
-#include "config.h"
-#include "grid.h"
+#include "src/config.h"
+#include "base/grid.h"
 
 #include <ctype.h>
 #include <errno.h>

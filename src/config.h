@@ -6,18 +6,16 @@
 
 #include <stddef.h>
 
+#include "base/limits.h"
+#include "io/voxels.h"
+
 enum { BOUNDARY_PERIODIC = 0, BOUNDARY_WALL = 1 };
 enum { DRIVE_PRESSURE = 0, DRIVE_FLOWRATE = 1 };
 enum { PRESSURE_ACM = 0, PRESSURE_SMAC = 1 };
 enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1 };
 enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
 enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
-enum { VOXELS_PHI = 0, VOXELS_LABEL = 1 };
 
-#define EFSI_MAX_MATERIALS 8
-
-#define EFSI_NAME_LEN 128
-#define EFSI_PATH_LEN 4096
 
 typedef struct {
   char file[EFSI_PATH_LEN];      /* the case file, for messages */

@@ -4,17 +4,17 @@
  *   flow_rate      = <u> Ly Lz (volume flux through a cross-section x = const)
  *   wall_shear     = mean over wall faces of mu |u_t(first cell) - u_wall| / (h/2)
  *   div_rms, div_max of rho div v on owned cells. */
-#include "diagnose.h"
+#include "src/diagnose.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "operators.h"
-#include "errors.h"
-#include "reduce.h"
-#include "solid_stress.h"
+#include "stencils/operators.h"
+#include "base/errors.h"
+#include "decomp/reduce.h"
+#include "stencils/solid_stress.h"
 
 enum { D_KINETIC = 0, D_DIV2, D_U, D_SHEAR, D_WALL_FACES, D_SUMS };
 

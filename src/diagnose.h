@@ -3,9 +3,9 @@
 #ifndef EFSI_DIAGNOSE_H
 #define EFSI_DIAGNOSE_H
 
-#include "diagnostics.h"
-#include "solver.h"
-#include "state.h"
+#include "io/diagnostics.h"
+#include "src/solver.h"
+#include "src/state.h"
 
 /* Collective.  Fills the flow columns of row (the ACM columns come from sv->info).
  * Velocity halos (width 1) must be valid.  Uses sv->div as scratch. */

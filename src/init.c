@@ -1,5 +1,5 @@
 /* Initial flow fields (see init.h). */
-#include "init.h"
+#include "src/init.h"
 
 #include <math.h>
 

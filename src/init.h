@@ -5,8 +5,8 @@
 #ifndef EFSI_INIT_H
 #define EFSI_INIT_H
 
-#include "config.h"
-#include "state.h"
+#include "src/config.h"
+#include "src/state.h"
 
 /* Owned points only; the caller fills halos. */
 void init_flow(const efsi_config *c, efsi_state *s);

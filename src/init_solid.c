@@ -1,14 +1,14 @@
 /* Initial state of the solid (see init_solid.h).  Each rank asks bodies.c only for the
  * bodies near its own block, so start-up work does not grow with the total number of
  * bodies; the voxel file is read block by block. */
-#include "init_solid.h"
+#include "src/init_solid.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "voxels.h"
+#include "base/errors.h"
+#include "io/voxels.h"
 
 const char *const body_kind_names[BODY_KINDS] = {"rbc", "platelet", "sphere", "ellipsoid"};
 

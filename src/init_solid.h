@@ -7,11 +7,11 @@
 
 #include <stddef.h>
 
-#include "bodies.h"
-#include "config.h"
-#include "decomp.h"
-#include "state.h"
-#include "tracers.h"
+#include "src/bodies.h"
+#include "src/config.h"
+#include "decomp/decomp.h"
+#include "src/state.h"
+#include "src/tracers.h"
 
 /* The case's bodies in the form bodies.h takes: families, singles and the region. */
 typedef struct {

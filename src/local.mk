@@ -1,5 +1,5 @@
-libefsi_a_SOURCES += src/grid.c src/grid.h src/state.c src/state.h src/errors.c src/errors.h \
+libefsi_a_SOURCES += src/state.c src/state.h \
   src/config.h src/timers.c src/timers.h src/timestep.c src/timestep.h \
-  src/projection.c src/projection.h src/solver.c src/solver.h src/init.c src/init.h \
+  src/solver.c src/solver.h src/init.c src/init.h \
   src/diagnose.c src/diagnose.h src/report.c src/report.h src/run.c src/run.h \
   src/solid.c src/solid.h src/init_solid.c src/init_solid.h

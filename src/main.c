@@ -15,14 +15,14 @@
 #include <fenv.h>
 #endif
 
-#include "config.h"
-#include "cli.h"
-#include "decomp.h"
-#include "errors.h"
-#include "init_solid.h"
-#include "output.h"
-#include "run.h"
-#include "timestep.h"
+#include "src/config.h"
+#include "src/cli.h"
+#include "decomp/decomp.h"
+#include "base/errors.h"
+#include "src/init_solid.h"
+#include "io/output.h"
+#include "src/run.h"
+#include "src/timestep.h"
 
 /* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
 static int input_error(int rank, const char *message)

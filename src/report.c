@@ -3,14 +3,14 @@
  * (the whole machine's peak in GFLOP/s, e.g. from verify/bench) when the case gives it.
  * Kernel seconds are the slowest rank's (the table, "seconds") and the mean over ranks
  * ("mean_seconds" in performance.json). */
-#include "report.h"
+#include "src/report.h"
 
 #include <stdio.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-#include "reduce.h"
+#include "decomp/reduce.h"
 
 void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
                         const efsi_timers *t, long steps, double seconds, const char *dir)

@@ -4,10 +4,10 @@
 #ifndef EFSI_REPORT_H
 #define EFSI_REPORT_H
 
-#include "config.h"
-#include "decomp.h"
-#include "grid.h"
-#include "timers.h"
+#include "src/config.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
+#include "src/timers.h"
 
 /* Collective (one reduction of the timers: the slowest rank counts).  Rank 0 writes
  * dir/performance.json and prints the table. */

@@ -2,25 +2,25 @@
  * steps, fields and restart every output.fields_every / output.restart_every steps (0: at
  * the end only); the last step always writes fields, a restart file and a diagnostics row.
  * Restart files are never deleted, so a run that blows up keeps its last good one. */
-#include "run.h"
+#include "src/run.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies_csv.h"
-#include "diagnose.h"
-#include "diagnostics.h"
-#include "errors.h"
-#include "fields.h"
-#include "init.h"
-#include "output.h"
-#include "report.h"
-#include "restart.h"
-#include "solver.h"
-#include "state.h"
-#include "tracers.h"
+#include "io/bodies_csv.h"
+#include "src/diagnose.h"
+#include "io/diagnostics.h"
+#include "base/errors.h"
+#include "io/fields.h"
+#include "src/init.h"
+#include "io/output.h"
+#include "src/report.h"
+#include "io/restart.h"
+#include "src/solver.h"
+#include "src/state.h"
+#include "src/tracers.h"
 
 /* True when step/time have reached the end of the run's history. */
 static int finished(const efsi_config *c, const efsi_state *s, double dt)
@@ -51,7 +51,7 @@ static void write_fields(output_state *o)
   if (output_path(path, sizeof path, o->dir, "fields", o->s->step))
     efsi_abort(EFSI_EXIT_RUNTIME, "output path too long in %s", o->dir);
   timer_start(&o->sv->timers, TIMER_IO);
-  fields_write(path, o->s, o->d, o->c->name);
+  state_write_fields(path, o->s, o->d, o->c->name);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
 }
@@ -62,7 +62,7 @@ static void write_restart(output_state *o)
   long n = 0;
   efsi_tracer *all = NULL;
   if (o->bodies) tracers_gather(o->tracers, &n, &all);
-  restart_write(o->dir, o->s, o->d, n, all);
+  state_write_restart(o->dir, o->s, o->d, n, all);
   free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
@@ -134,7 +134,7 @@ static int open_tables(const efsi_decomp *d, const efsi_state *s, int bodies, co
 static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d)
 {
   char err[1024] = "";
-  int bad = restart_read(path, s, d, err, sizeof err);
+  int bad = state_read_restart(path, s, d, err, sizeof err);
   long n = 0;
   efsi_tracer *all = NULL;
   if (!bad && d->rank == 0) bad = restart_read_tracers(path, &n, &all, err, sizeof err);

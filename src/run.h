@@ -3,10 +3,10 @@
 #ifndef EFSI_RUN_H
 #define EFSI_RUN_H
 
-#include "config.h"
-#include "decomp.h"
-#include "init_solid.h"
-#include "timestep.h"
+#include "src/config.h"
+#include "decomp/decomp.h"
+#include "src/init_solid.h"
+#include "src/timestep.h"
 
 enum { EFSI_EXIT_BLOWUP = 3 };   /* non-finite values or the stable range left */
 

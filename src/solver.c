@@ -9,22 +9,22 @@
  *   v^{N+1} = v* - (dt/rho) grad dp
  * In flow-rate mode the drive f is set after the reduction so that <u^{N+1}> is the bulk
  * velocity: D* does not depend on a uniform shift of u, so the same reduction serves. */
-#include "solver.h"
+#include "src/solver.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "boundary.h"
-#include "errors.h"
-#include "operators.h"
-#include "poisson_fft.h"
-#include "projection.h"
-#include "reduce.h"
-#include "solid.h"
-#include "solid_stress.h"
-#include "stress.h"
-#include "weno5.h"
+#include "decomp/boundary.h"
+#include "base/errors.h"
+#include "stencils/operators.h"
+#include "verify/poisson_fft.h"
+#include "stencils/projection.h"
+#include "decomp/reduce.h"
+#include "src/solid.h"
+#include "stencils/solid_stress.h"
+#include "stencils/stress.h"
+#include "stencils/weno5.h"
 
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
                   double dt)
@@ -287,7 +287,7 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   if (overlap) halo_start(sv->halo, rhs, 3, 2);
   else halo_exchange(sv->halo, rhs, 3, 2);
   timer_stop(&sv->timers, TIMER_HALO);
-  solid_transport(sv, s, overlap);
+  solid_transport(s, sv->dt, sv->phi_rate, sv->stress, overlap ? sv->halo : NULL, &sv->timers);
   timer_start(&sv->timers, TIMER_HALO);
   if (overlap) halo_finish(sv->halo);
   double u_wall[3][2];

@@ -4,12 +4,12 @@
 #ifndef EFSI_SOLVER_H
 #define EFSI_SOLVER_H
 
-#include "config.h"
-#include "decomp.h"
-#include "halo.h"
-#include "state.h"
-#include "timers.h"
-#include "tracers.h"
+#include "src/config.h"
+#include "decomp/decomp.h"
+#include "decomp/halo.h"
+#include "src/state.h"
+#include "src/timers.h"
+#include "src/tracers.h"
 
 struct efsi_poisson;
 

@@ -1,7 +1,11 @@
 /* Allocation of the solver state: every field on the same aligned grid layout. */
-#include "state.h"
+#include "src/state.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "io/fields.h"
+#include "io/restart.h"
 
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names)
 {
@@ -25,7 +29,7 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
       failed |= !s->b[c];
     }
     if (!failed)
-      for (int c = BXX; c <= BZZ; c++)
+      for (int c = TXX; c <= TZZ; c++)
         for (size_t n = 0; n < g->size; n++) s->b[c][n] = 1.0;
   }
   if (failed) state_free(s);
@@ -51,4 +55,92 @@ void state_free(efsi_state *s)
   for (int m = 0; m < s->nmat; m++) field_free(s->phi[m]);
   for (int c = 0; c < 6; c++) field_free(s->b[c]);
   memset(s, 0, sizeof *s);
+}
+
+void state_snapshot(efsi_state *s, int centred, efsi_snapshot *out)
+{
+  static const char *const b_name[6] = {"bxx", "byy", "bzz", "bxy", "bxz", "byz"};
+  static const char *const velocity_name[3] = {"u", "v", "w"};
+  static const char *const stored[3] = {"x velocity on the west face x = i hx",
+                                        "y velocity on the south face y = j hy",
+                                        "z velocity on the bottom face z = k hz"};
+  static const char *const at_centre[3] = {
+    "x velocity at the cell centre (mean of the west and east faces)",
+    "y velocity at the cell centre (mean of the south and north faces)",
+    "z velocity at the cell centre (mean of the bottom and top faces)"};
+  memset(out, 0, sizeof *out);
+  out->grid = &s->grid;
+  out->step = s->step;
+  out->time = s->time;
+  out->drive_force = s->drive_force;
+  for (int m = 0; m < s->nmat; m++) {
+    size_t used = strlen(out->materials);
+    snprintf(out->materials + used, sizeof out->materials - used, "%s%s", m ? " " : "",
+             s->material[m]);
+  }
+  double *velocity[3] = {s->u, s->v, s->w};
+  int n = 0;
+  for (int c = 0; c < 3; c++, n++) {
+    efsi_named_field *f = &out->field[n];
+    snprintf(f->name, sizeof f->name, "%s", velocity_name[c]);
+    if (centred) snprintf(f->long_name, sizeof f->long_name, "%s", at_centre[c]);
+    else snprintf(f->long_name, sizeof f->long_name, "%s (staggered, as stored)", stored[c]);
+    f->units = "um us-1";
+    f->data = velocity[c];
+    f->centre_dir = centred ? c : -1;
+  }
+  efsi_named_field *p = &out->field[n++];
+  snprintf(p->name, sizeof p->name, "p");
+  snprintf(p->long_name, sizeof p->long_name, "%s", centred
+           ? "pressure deviation from the driving pressure (mean zero)"
+           : "pressure deviation (mean zero)");
+  p->units = "pg um-1 us-2";
+  p->data = s->p;
+  p->centre_dir = -1;
+  for (int m = 0; m < s->nmat; m++, n++) {
+    efsi_named_field *f = &out->field[n];
+    snprintf(f->name, sizeof f->name, "phi_%s", s->material[m]);
+    snprintf(f->long_name, sizeof f->long_name, "volume fraction of %s", s->material[m]);
+    f->units = "1";
+    f->data = s->phi[m];
+    f->centre_dir = -1;
+  }
+  for (int c = 0; s->nmat > 0 && c < 6; c++, n++) {
+    efsi_named_field *f = &out->field[n];
+    snprintf(f->name, sizeof f->name, "%s", b_name[c]);
+    snprintf(f->long_name, sizeof f->long_name,
+             "modified left Cauchy-Green tensor B, %s component", b_name[c] + 1);
+    f->units = "1";
+    f->data = s->b[c];
+    f->centre_dir = -1;
+  }
+  out->nfields = n;
+}
+
+void state_write_fields(const char *path, efsi_state *s, const efsi_decomp *d,
+                        const char *case_name)
+{
+  efsi_snapshot snap;
+  state_snapshot(s, 1, &snap);
+  fields_write(path, &snap, d, case_name);
+}
+
+void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
+                         const efsi_tracer *tracers)
+{
+  efsi_snapshot snap;
+  state_snapshot(s, 0, &snap);
+  restart_write(dir, &snap, d, n_tracers, tracers);
+}
+
+int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+                       size_t errlen)
+{
+  efsi_snapshot snap;
+  state_snapshot(s, 0, &snap);
+  if (restart_read(path, &snap, d, err, errlen)) return 1;
+  s->step = snap.step;
+  s->time = snap.time;
+  s->drive_force = snap.drive_force;
+  return 0;
 }

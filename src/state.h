@@ -3,12 +3,13 @@
 #ifndef EFSI_STATE_H
 #define EFSI_STATE_H
 
-#include "config.h"
-#include "grid.h"
-
-#define EFSI_MATERIAL_NAME 32
-
-enum { BXX = 0, BYY, BZZ, BXY, BXZ, BYZ };
+#include "base/grid.h"
+#include "base/limits.h"
+#include "base/tensor.h"
+#include "base/tracer.h"
+#include "decomp/decomp.h"
+#include "io/snapshot.h"
+#include "src/config.h"
 
 typedef struct {
   efsi_grid grid;
@@ -29,5 +30,22 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
 /* The state of a case: its materials (config_materials) in their order. */
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c);
 void state_free(efsi_state *s);
+
+/* The state's arrays as the output files name them: the velocities as stored (restart) or
+ * averaged to the cell centres (centred = 1, fields files), p, phi_<material>, bxx .. byz;
+ * step, time, drive force and the material list.  The snapshot points into s. */
+void state_snapshot(efsi_state *s, int centred, efsi_snapshot *out);
+
+/* Collective: the fields file at path (io/fields.h) and the restart file in dir
+ * (io/restart.h) of s; a restart file holds the n body tracers given on rank 0. */
+void state_write_fields(const char *path, efsi_state *s, const efsi_decomp *d,
+                        const char *case_name);
+void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
+                         const efsi_tracer *tracers);
+
+/* Collective: fill s (allocated for the case on this process grid) from a restart file, or
+ * return nonzero on every rank with a one-line message (io/restart.h). */
+int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+                       size_t errlen);
 
 #endif

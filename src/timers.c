@@ -1,8 +1,8 @@
 /* Kernel timers: MPI_Wtime around each kernel family; names and operation counts. */
-#include "timers.h"
+#include "src/timers.h"
 
-#include "oldroyd.h"
-#include "solid_stress.h"
+#include "stencils/oldroyd.h"
+#include "stencils/solid_stress.h"
 
 #include <mpi.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  *   adv.-diff.   2 nu / U^2          (forward Euler is unstable for pure advection: the
  *                                     viscous term is what keeps it stable)
  *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none) */
-#include "timestep.h"
+#include "src/timestep.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "src/config.h"
 
 enum { LIMIT_VISCOUS = 0, LIMIT_ADVECTIVE, LIMIT_ADVECTIVE_DIFFUSIVE, LIMIT_ELASTIC, LIMIT_COUNT };
 

@@ -3,14 +3,14 @@
  * and weight f_d = q_d - b_d,  v_c(x) = sum over the 8 corners of prod_d (f_d or 1 - f_d).
  * The weights are computed from global indices, so they are the same bits on every process
  * grid.  Migration moves tracers that left the block along x, then y, then z. */
-#include "tracers.h"
+#include "src/tracers.h"
 
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
+#include "base/errors.h"
 
 struct efsi_tracers {
   const efsi_decomp *d;

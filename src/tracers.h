@@ -6,17 +6,9 @@
 #ifndef EFSI_TRACERS_H
 #define EFSI_TRACERS_H
 
-#include "decomp.h"
-#include "grid.h"
-
-typedef struct {
-  long id;                   /* the body's number, unique over all ranks */
-  int kind;                  /* index into the caller's list of kind names (rbc, platelet..) */
-  double x[3];               /* position, inside [0, L] in every direction */
-  double v[3];               /* velocity interpolated at the last tracers_interpolate or
-                                tracers_advance (the advance stores the velocity it used,
-                                i.e. at the position before the move) */
-} efsi_tracer;
+#include "base/grid.h"
+#include "base/tracer.h"
+#include "decomp/decomp.h"
 
 typedef struct efsi_tracers efsi_tracers;   /* the local tracers and migration buffers */
 

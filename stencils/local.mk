@@ -1,7 +1,8 @@
 # files of stencils/ (sources, tests, data)
 libefsi_a_SOURCES += stencils/location.h stencils/weno5.c stencils/weno5.h \
   stencils/operators.c stencils/operators.h stencils/stress.c stencils/stress.h \
-  stencils/velocity_gradient.c stencils/velocity_gradient.h
+  stencils/velocity_gradient.c stencils/velocity_gradient.h \
+  stencils/projection.c stencils/projection.h
 
 check_PROGRAMS += tests/test_weno5 tests/test_operators tests/test_stress
 TESTS += tests/test_weno5 tests/test_operators tests/test_stress

@@ -5,7 +5,7 @@
 #ifndef EFSI_LOCATION_H
 #define EFSI_LOCATION_H
 
-#include "grid.h"
+#include "base/grid.h"
 
 enum efsi_location { LOC_CENTRE, LOC_FACE_X, LOC_FACE_Y, LOC_FACE_Z };
 

@@ -2,13 +2,13 @@
  * in docs/solid.md).  Both kernels form the nine entries of L at the cell centre inside the
  * point loop from the face velocities (velocity_gradient.h's stencils), so memory traffic is
  * the three velocities and B, and no gradient arrays exist. */
-#include "oldroyd.h"
+#include "stencils/oldroyd.h"
 
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
 
-#include "state.h"
+#include "base/tensor.h"
 
 /* The velocity gradient at one centre, written once for every pair of directions: the
  * diagonal dv_a/dx_a from the two a faces; the cross derivative dv_a/dx_b (s = stride along a,
@@ -51,10 +51,10 @@ gradient_at(const efsi_grid *g, const double *restrict u, const double *restrict
 void oldroyd_rate_add(const efsi_grid *g, const double *restrict u, const double *restrict v,
                       const double *restrict w, double *const b[6], double *const out[6])
 {
-  const double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
-               *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
-  double *restrict oxx = out[BXX], *restrict oyy = out[BYY], *restrict ozz = out[BZZ],
-         *restrict oxy = out[BXY], *restrict oxz = out[BXZ], *restrict oyz = out[BYZ];
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
+  double *restrict oxx = out[TXX], *restrict oyy = out[TYY], *restrict ozz = out[TZZ],
+         *restrict oxy = out[TXY], *restrict oxz = out[TXZ], *restrict oyz = out[TYZ];
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++)
     for (int j = 0; j < g->n[1]; j++) {
@@ -89,8 +89,8 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
                            double kappa, const double *restrict u, const double *restrict v,
                            const double *restrict w, double *const b[6])
 {
-  double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
-         *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
+  double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+         *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
   const double dt_kappa = dt * kappa;
   const int nx = g->n[0];
 #pragma omp parallel for
@@ -151,10 +151,10 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
                     const double *restrict u, const double *restrict v,
                     const double *restrict w, double *const rate[6], double *const b[6])
 {
-  double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
-         *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
-  const double *restrict rxx = rate[BXX], *restrict ryy = rate[BYY], *restrict rzz = rate[BZZ],
-               *restrict rxy = rate[BXY], *restrict rxz = rate[BXZ], *restrict ryz = rate[BYZ];
+  double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+         *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
+  const double *restrict rxx = rate[TXX], *restrict ryy = rate[TYY], *restrict rzz = rate[TZZ],
+               *restrict rxy = rate[TXY], *restrict rxz = rate[TXZ], *restrict ryz = rate[TYZ];
   const double dt_kappa = dt * kappa;
   const int nx = g->n[0];
 #pragma omp parallel for

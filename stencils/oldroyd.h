@@ -7,10 +7,10 @@
 #ifndef EFSI_OLDROYD_H
 #define EFSI_OLDROYD_H
 
-#include "grid.h"
+#include "base/grid.h"
 
-/* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of state.h (BXX, BYY, BZZ, BXY,
- * BXZ, BYZ).  Halo needed: u, v, w width 1 (edges included); B none.
+/* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of state.h (TXX, TYY, TZZ, TXY,
+ * TXZ, TYZ).  Halo needed: u, v, w width 1 (edges included); B none.
  * Floating-point operations per cell (add, mul = 1, FMA = 2): 87
  *   = 30 for L (3 diagonal x 2, 6 off-diagonal x 4) + 45 for M = L.B (9 entries x 5)
  *   + 12 for out_aa += 2 M_aa and out_ab += M_ab + M_ba. */

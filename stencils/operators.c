@@ -1,7 +1,7 @@
 /* Divergence, Laplacian and gradient on the staggered grid (formulas in operators.h).  The
  * per-direction term is one inline function applied with each direction's stride; the
  * gradient loops once per component over that component's own range. */
-#include "operators.h"
+#include "stencils/operators.h"
 
 #include <stddef.h>
 

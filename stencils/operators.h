@@ -6,8 +6,8 @@
 #ifndef EFSI_OPERATORS_H
 #define EFSI_OPERATORS_H
 
-#include "grid.h"
-#include "location.h"
+#include "base/grid.h"
+#include "stencils/location.h"
 
 /* out = div (u, v, w) on owned cells (the caller multiplies by rho).
  * Halo needed: u, v, w at the high faces i = n (width 1 on the high side). */

@@ -2,13 +2,13 @@
  * energy and the range of det B (formulas in solid_stress.h).  The material sum G phi is formed
  * once per cell; the three edge components share one edge mean, written once and given the
  * pair of directions by its two strides. */
-#include "solid_stress.h"
+#include "stencils/solid_stress.h"
 
 #include <math.h>
 #include <stddef.h>
 
-#include "state.h"
-#include "stress.h"
+#include "base/tensor.h"
+#include "stencils/stress.h"
 
 /* gphi = sum_m G_m phi_m over -lo..n in every direction (lo = 2 for the stress, 0 for the
  * energy), material by material along each row so the i loops stay unit-stride. */
@@ -48,10 +48,10 @@ void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
 {
   if (nmat == 0) return;
   modulus_sum(g, 2, nmat, modulus, phi, gphi);
-  const double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
-               *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
-  double *restrict sxx = s[SXX], *restrict syy = s[SYY], *restrict szz = s[SZZ],
-         *restrict sxy = s[SXY], *restrict sxz = s[SXZ], *restrict syz = s[SYZ];
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
+  double *restrict sxx = s[TXX], *restrict syy = s[TYY], *restrict szz = s[TZZ],
+         *restrict sxy = s[TXY], *restrict sxz = s[TXZ], *restrict syz = s[TYZ];
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   /* One pass for all six components: B, G phi and s are each streamed once. */
 #pragma omp parallel for collapse(2)
@@ -78,7 +78,7 @@ double solid_elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
                             double *const phi[], double *const b[6])
 {
   if (nmat == 0) return 0.0;
-  const double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ];
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ];
   double plane[g->n[2]];
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
@@ -103,8 +103,8 @@ double solid_elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
 void solid_det_range(const efsi_grid *g, int nmat, double *const phi[],
                      double *const b[6], double phi_min, double range[2])
 {
-  const double *restrict bxx = b[BXX], *restrict byy = b[BYY], *restrict bzz = b[BZZ],
-               *restrict bxy = b[BXY], *restrict bxz = b[BXZ], *restrict byz = b[BYZ];
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
   double lo = INFINITY, hi = -INFINITY;
 #pragma omp parallel for reduction(min : lo) reduction(max : hi)
   for (int k = 0; k < g->n[2]; k++)

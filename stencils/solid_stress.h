@@ -1,13 +1,13 @@
 /* The elastic stress of the solid materials, neo-Hookean and incompressible:
  *   sigma_solid = sum_m G_m phi_m dev(B),   dev(B) = B - tr(B)/3 I,
- * added into the staggered stress arrays of stress.h (SXX..SYZ): the diagonal at the cell
+ * added into the staggered stress arrays of stress.h (TXX..TYZ): the diagonal at the cell
  * centres, each off-diagonal component on its edge as the mean over the four cells sharing
  * the edge (DESIGN.md section 2), e.g. sxy(i,j,k) += mean over (i-1..i, j-1..j, k) of G phi Bxy.
  * Also the elastic energy, e = sum_m G_m phi_m (tr B - 3)/2 per volume, and det B. */
 #ifndef EFSI_SOLID_STRESS_H
 #define EFSI_SOLID_STRESS_H
 
-#include "grid.h"
+#include "base/grid.h"
 
 /* s[c] += G phi dev(B)_c over indices -1..n (inclusive) in every direction, the range that
  * stress_viscous writes, so that stress_divergence_add then sees the total stress.

@@ -1,7 +1,7 @@
 /* Viscous stress 2 mu dev(D) at centres and edges, and the compact divergence of a stress
  * tensor at the faces (formulas in stress.h).  The edge component and the divergence of one
  * momentum component are each written once, for a pair or a direction given by strides. */
-#include "stress.h"
+#include "stencils/stress.h"
 
 #include <stddef.h>
 
@@ -57,10 +57,10 @@ static void stress_edge(const efsi_grid *g, int d, int e, double mu, const doubl
 void stress_viscous(const efsi_grid *g, double mu, const double *restrict u,
                     const double *restrict v, const double *restrict w, double *const s[6])
 {
-  stress_diagonal(g, mu, u, v, w, s[SXX], s[SYY], s[SZZ]);
-  stress_edge(g, 0, 1, mu, u, v, s[SXY]);
-  stress_edge(g, 0, 2, mu, u, w, s[SXZ]);
-  stress_edge(g, 1, 2, mu, v, w, s[SYZ]);
+  stress_diagonal(g, mu, u, v, w, s[TXX], s[TYY], s[TZZ]);
+  stress_edge(g, 0, 1, mu, u, v, s[TXY]);
+  stress_edge(g, 0, 2, mu, u, w, s[TXZ]);
+  stress_edge(g, 1, 2, mu, v, w, s[TYZ]);
 }
 
 /* f += inv_rho ((sdd(p) - sdd(p - s_d))/h_d + sum over e != d of (sde(p + s_e) - sde(p))/h_e)
@@ -93,7 +93,7 @@ void stress_divergence_add(const efsi_grid *g, double inv_rho, double *const s[6
   double *const f[3] = {fu, fv, fw};
   for (int d = 0; d < 3; d++) {
     const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    divergence_component(g, d, inv_rho, s[d], e1, s[stress_offdiagonal(d, e1)], e2,
-                         s[stress_offdiagonal(d, e2)], f[d]);
+    divergence_component(g, d, inv_rho, s[d], e1, s[tensor_offdiagonal(d, e1)], e2,
+                         s[tensor_offdiagonal(d, e2)], f[d]);
   }
 }

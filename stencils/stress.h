@@ -8,14 +8,9 @@
 #ifndef EFSI_STRESS_H
 #define EFSI_STRESS_H
 
-#include "grid.h"
-#include "location.h"
-
-/* Order of the six stress arrays (the same as B's in state.h). */
-enum { SXX = 0, SYY, SZZ, SXY, SXZ, SYZ };
-
-/* Index of the off-diagonal component s_de, d != e. */
-static inline int stress_offdiagonal(int d, int e) { return 2 + d + e; }
+#include "base/grid.h"
+#include "base/tensor.h"
+#include "stencils/location.h"
 
 /* s[0..5] = 2 mu dev(D) over indices -1..n (inclusive) in every direction, so that the
  * divergence on the owned points needs no exchange of s.  Halo needed: u, v, w width 2. */

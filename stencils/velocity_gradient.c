@@ -1,7 +1,7 @@
 /* Velocity gradient at cell centres (formulas in velocity_gradient.h): one pass per velocity
  * component a, reading v_a once and writing its row L_a0, L_a1, L_a2; the same code serves
  * the three components through their strides. */
-#include "velocity_gradient.h"
+#include "stencils/velocity_gradient.h"
 
 #include <stddef.h>
 

@@ -6,7 +6,7 @@
 #ifndef EFSI_VELOCITY_GRADIENT_H
 #define EFSI_VELOCITY_GRADIENT_H
 
-#include "grid.h"
+#include "base/grid.h"
 
 /* L[3 a + b] = dv_a/dx_b on owned cells, (v_0, v_1, v_2) = (u, v, w).
  * Halo needed: u, v, w width 1. */

@@ -2,7 +2,7 @@
  * Per direction d the six differences f(m) - f(m-1), m = -2..3, are formed once; the sign of
  * a_d picks the five that make the left-biased (a_d > 0) or right-biased derivative, by an
  * arithmetic blend with weights 1 and 0 (exact, and free of branches on every target). */
-#include "weno5.h"
+#include "stencils/weno5.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
 #ifndef EFSI_WENO5_H
 #define EFSI_WENO5_H
 
-#include "grid.h"
-#include "location.h"
+#include "base/grid.h"
+#include "stencils/location.h"
 
 /* The per-point WENO5 functions must be inlined into the point loop, or the call stops its
  * vectorisation: at -O2 GCC declines to inline a body of this size used three times. */

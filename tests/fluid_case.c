@@ -1,12 +1,12 @@
 /* Test support for whole-solver tests (see fluid_case.h). */
-#include "fluid_case.h"
+#include "tests/fluid_case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "errors.h"
-#include "init.h"
+#include "base/errors.h"
+#include "src/init.h"
 
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
                      const char *const *overrides, int n_overrides, const int *ranks)

@@ -5,12 +5,12 @@
 
 #include <mpi.h>
 
-#include "config.h"
-#include "decomp.h"
-#include "init_solid.h"
-#include "solver.h"
-#include "state.h"
-#include "timestep.h"
+#include "src/config.h"
+#include "decomp/decomp.h"
+#include "src/init_solid.h"
+#include "src/solver.h"
+#include "src/state.h"
+#include "src/timestep.h"
 
 typedef struct {
   efsi_config cfg;

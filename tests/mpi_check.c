@@ -1,5 +1,5 @@
 /* Check + MPI glue for the unit tests (see mpi_check.h). */
-#include "mpi_check.h"
+#include "tests/mpi_check.h"
 
 #include <mpi.h>
 #include <stdlib.h>

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bodies.h"
-#include "decomp.h"
-#include "mpi_check.h"
+#include "src/bodies.h"
+#include "decomp/decomp.h"
+#include "tests/mpi_check.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "boundary.h"
-#include "decomp.h"
-#include "halo.h"
-#include "mpi_check.h"
+#include "decomp/boundary.h"
+#include "decomp/decomp.h"
+#include "decomp/halo.h"
+#include "tests/mpi_check.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "mpi_check.h"
+#include "src/cli.h"
+#include "tests/mpi_check.h"
 
 static efsi_cli o;
 static char err[512];

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "mpi_check.h"
+#include "src/config.h"
+#include "tests/mpi_check.h"
 
 #define FILE_NAME "cases/x.ini"
 /* lines 1-5; an appended line is line 6 */

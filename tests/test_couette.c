@@ -9,9 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 static const double H = 1.0, RHO = 1.0, MU = 0.5, U = 1.0;   /* H^2/nu = 2 */
 static const double OMEGA = 10.0;   /* w H^2/nu = 20: Stokes depth sqrt(2 nu/w) = 0.32 H */

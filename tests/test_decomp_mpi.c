@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp.h"
-#include "mpi_check.h"
+#include "decomp/decomp.h"
+#include "tests/mpi_check.h"
 
 /* Collective assertion: every rank evaluates it, so all fail (and leave the test) together. */
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)

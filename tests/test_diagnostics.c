@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diagnostics.h"
-#include "mpi_check.h"
-#include "output.h"
+#include "io/diagnostics.h"
+#include "tests/mpi_check.h"
+#include "io/output.h"
 
 /* The documented column names, spelled out here independently of diagnostics.c. */
 static const char *const column[] = {

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decomp.h"
-#include "fields.h"
-#include "mpi_check.h"
-#include "state.h"
+#include "decomp/decomp.h"
+#include "io/fields.h"
+#include "tests/mpi_check.h"
+#include "src/state.h"
 
 /* Wide in x and y, so that the process grids decomp_create picks split x and y too. */
 static const int cells[3] = {40, 32, 24};
@@ -238,7 +238,7 @@ static void round_trip(const int ranks[3], int y_periodic, int z_periodic, int n
   MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, d.comm);
   ck_assert_msg(dir[0], "cannot create a temporary directory");
   snprintf(path, sizeof path, "%s/fields_00000001.nc", dir);
-  fields_write(path, &s, &d, "analytic");
+  state_write_fields(path, &s, &d, "analytic");
   failure[0] = '\0';
   if (d.rank == 0) {
     check_file(path, &s, periodic);

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "grid.h"
-#include "mpi_check.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
 
 static efsi_grid make(int nx, int ny, int nz)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 /* Taylor-Green in x-z between walls in y, a moving wall and a pressure drive: every term
  * of the step and every boundary routine is exercised. */

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grid.h"
-#include "mpi_check.h"
-#include "operators.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
+#include "stencils/operators.h"
 
 #define FOR_ALL(g, i, j, k)                                                 \
   for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \

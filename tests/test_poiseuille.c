@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 /* rho != 1 and mu != nu so that a density or viscosity slip shows; H^2/nu = 4. */
 static const double H = 1.0, RHO = 2.0, MU = 0.5, FORCE = 4.0;   /* u_centre = f H^2/(8 mu) = 1 */

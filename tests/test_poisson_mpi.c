@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp.h"
-#include "grid.h"
-#include "mpi_check.h"
-#include "poisson_fft.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
+#include "verify/poisson_fft.h"
 
 /* Divisible by 1, 2, 4, 8 with at least 3 cells per rank (decomp's halo rule). */
 static const int cells[3] = {24, 40, 24};

@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "decomp.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "decomp/decomp.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 

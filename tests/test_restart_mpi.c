@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "decomp.h"
-#include "mpi_check.h"
-#include "restart.h"
-#include "state.h"
+#include "decomp/decomp.h"
+#include "tests/mpi_check.h"
+#include "io/restart.h"
+#include "src/state.h"
 
 static const int cells[3] = {24, 6, 24};
 static const double length[3] = {6.0, 1.5, 7.0};
@@ -136,7 +136,7 @@ static void write_sample(void)
   w.s.step = step;
   w.s.time = time_stored;
   w.s.drive_force = drive_stored;
-  restart_write(dir, &w.s, &w.d, rank == 0 ? NTRACERS : 0, sample_tracers);
+  state_write_restart(dir, &w.s, &w.d, rank == 0 ? NTRACERS : 0, sample_tracers);
   free_state(&w);
   snprintf(path, sizeof path, "%s/restart_%08ld.nc", dir, step);
 }
@@ -166,7 +166,7 @@ static void read_back(const char *path, const int ranks[3])
       for (int j = 0; j < r.s.grid.n[1]; j++)
         for (int i = 0; i < r.s.grid.n[0]; i++) f[v][grid_index(&r.s.grid, i, j, k)] = -1.0;
   char err[256] = "";
-  ck_assert_msg(mpi_all(restart_read(path, &r.s, &r.d, err, sizeof err) == 0), "%s", err);
+  ck_assert_msg(mpi_all(state_read_restart(path, &r.s, &r.d, err, sizeof err) == 0), "%s", err);
   long bad = count_differences(&r.s);
   ck_assert_msg(mpi_all(bad == 0), "%ld values differ on process grid %d x %d x %d", bad,
                 r.d.dims[0], r.d.dims[1], r.d.dims[2]);
@@ -234,7 +234,7 @@ static void expect_refusal(const char *path, const int grid_cells[3], const doub
   distributed_state r;
   make_state(&r, grid_cells, len, per, chosen, nmat);
   char err[256] = "", first[256], wanted[512];
-  ck_assert(mpi_all(restart_read(path, &r.s, &r.d, err, sizeof err) != 0));
+  ck_assert(mpi_all(state_read_restart(path, &r.s, &r.d, err, sizeof err) != 0));
   memcpy(first, err, sizeof first);
   MPI_Bcast(first, sizeof first, MPI_CHAR, 0, MPI_COMM_WORLD);
   ck_assert(mpi_all(strcmp(first, err) == 0));

@@ -6,8 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "mpi_check.h"
-#include "shapes.h"
+#include "tests/mpi_check.h"
+#include "src/shapes.h"
 
 static const double pi = 3.14159265358979323846;
 

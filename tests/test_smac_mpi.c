@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "operators.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "stencils/operators.h"
+#include "decomp/reduce.h"
 
 enum { N = 16 };   /* divisible by every factor of 1, 2, 4 and 8 ranks */
 static const double L = 1.0, MU = 0.05;

@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
-#include "solid_stress.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
+#include "stencils/solid_stress.h"
 
 static const double H = 1.0, HS = 0.5, RHO = 1.0, MU = 1.0, G = 50.0, U = 1.0;
 static const double OMEGA = 8.0 * M_PI;   /* period H^2/(4 nu); G/(w mu) = 2 */
@@ -165,7 +165,7 @@ static void errors(const fluid_case *fc, const layer_solution *sol, double err[4
         const ptrdiff_t at = grid_index(g, i, j, k);
         err[0] = fmax(err[0], fabs(fc->state.u[at] - ue));
         if (phi[at] >= 0.5) {
-          const double e = fabs(fc->state.b[BXY][at] - be);
+          const double e = fabs(fc->state.b[TXY][at] - be);
           err[1] = fmax(err[1], e);
           if (phi[at + g->stride[1]] >= 0.5) err[2] = fmax(err[2], e);
           sum[0] += e;
@@ -191,8 +191,8 @@ static void set_periodic_state(fluid_case *fc, const layer_solution *sol)
         fc->state.u[at] = exact_u(sol, y, 0.0);
         if (fc->state.phi[0][at] > 0.0) {
           const double shear = exact_bxy(sol, y, 0.0);
-          fc->state.b[BXY][at] = shear;
-          fc->state.b[BXX][at] = 1.0 + shear * shear;
+          fc->state.b[TXY][at] = shear;
+          fc->state.b[TXX][at] = 1.0 + shear * shear;
         }
       }
     }

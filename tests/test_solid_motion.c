@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
-#include "solid_stress.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
+#include "stencils/solid_stress.h"
 
 static int rank0(void)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
 
 enum { NX = 24, NY = 16, NZ = 16, STEPS = 60 };
 #define NFIELDS 12           /* u, v, w, p, phi_sphere, phi_ellipsoid, Bxx .. Byz */

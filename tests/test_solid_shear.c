@@ -9,9 +9,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 /* 16^3 cells of h = 1, walls at y = 0, 16 moving at -/+ 1.6: S = 0.2; sphere radius 4. */
 static const char *shear_case =
@@ -33,7 +33,7 @@ static void interface_stress(const fluid_case *fc, double out[2])
         const ptrdiff_t at = grid_index(g, i, j, k);
         const double phi = fc->state.phi[0][at];
         if (phi <= 0.01 || phi >= 0.99) continue;
-        const double s = G * phi * fabs(fc->state.b[BXY][at]);
+        const double s = G * phi * fabs(fc->state.b[TXY][at]);
         out[0] = fmax(out[0], s);
         out[1] = fmax(out[1], s / (G * phi * phi / (1.0 - phi)));
       }

@@ -12,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid.h"
-#include "location.h"
-#include "mpi_check.h"
-#include "oldroyd.h"
-#include "solid_stress.h"
-#include "state.h"
-#include "stress.h"
+#include "base/grid.h"
+#include "stencils/location.h"
+#include "tests/mpi_check.h"
+#include "stencils/oldroyd.h"
+#include "stencils/solid_stress.h"
+#include "src/state.h"
+#include "stencils/stress.h"
 
 #define FOR_ALL(g, i, j, k)                                                 \
   for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
@@ -159,13 +159,13 @@ START_TEST(edges_are_four_cell_means)
       for (int i = -1; i <= n[0]; i++) {
         const ptrdiff_t at = grid_index(g, i, j, k);
         const double gp = gphi_of(&fs, at);
-        const double third = (fs.b[BXX][at] + fs.b[BYY][at] + fs.b[BZZ][at]) / 3.0;
+        const double third = (fs.b[TXX][at] + fs.b[TYY][at] + fs.b[TZZ][at]) / 3.0;
         for (int c = 0; c < 3; c++)
           centre_err = fmax(centre_err, fabs(fs.s[c][at] - gp * (fs.b[c][at] - third)));
-        trace = fmax(trace, fabs(fs.s[SXX][at] + fs.s[SYY][at] + fs.s[SZZ][at]));
+        trace = fmax(trace, fabs(fs.s[TXX][at] + fs.s[TYY][at] + fs.s[TZZ][at]));
         for (int d = 0; d < 3; d++)
           for (int e = d + 1; e < 3; e++) {
-            const int c = stress_offdiagonal(d, e);
+            const int c = tensor_offdiagonal(d, e);
             const ptrdiff_t cells[4] = {at, at - st[d], at - st[e], at - st[d] - st[e]};
             double mean = 0.0;
             for (int q = 0; q < 4; q++) mean += 0.25 * gphi_of(&fs, cells[q]) * fs.b[c][cells[q]];
@@ -217,9 +217,9 @@ START_TEST(energy_and_determinant)
   for (size_t m = 0; m < g->size; m++) {
     fs.phi[0][m] = 0.25;
     fs.phi[1][m] = 0.5;
-    fs.b[BXX][m] = 1.0 + s * s;
-    fs.b[BYY][m] = fs.b[BZZ][m] = 1.0;
-    fs.b[BXY][m] = s;
+    fs.b[TXX][m] = 1.0 + s * s;
+    fs.b[TYY][m] = fs.b[TZZ][m] = 1.0;
+    fs.b[TXY][m] = s;
   }
   const double volume = g->length[0] * g->length[1] * g->length[2];
   const double expect = (modulus[0] * 0.25 + modulus[1] * 0.5) * s * s / 2.0 * volume;
@@ -323,8 +323,8 @@ static shear_result shear_run(double phi, double shear, double dt, long steps)
     }
     solid_fluid_treatment(g, 1, fs.phi, dt, SOLID_INTERFACE_KAPPA, fs.vel[0], fs.vel[1],
                           fs.vel[2], fs.b);
-    r.max_xx = fmax(r.max_xx, fs.b[BXX][at]);
-    r.max_xy = fmax(r.max_xy, fs.b[BXY][at]);
+    r.max_xx = fmax(r.max_xx, fs.b[TXX][at]);
+    r.max_xy = fmax(r.max_xy, fs.b[TXY][at]);
   }
   for (int c = 0; c < 6; c++) r.final[c] = fs.b[c][at];
   fields_free(&fs);
@@ -364,17 +364,17 @@ START_TEST(bounded_under_long_shear)
     const double G = modulus[0];
     printf("phi %.2f, g %.0f, g t = %.0f: max Bxx %.6f (bound %.6f), max Bxy %.6f (bound "
            "%.6f); sxx %.4e (bound %.4e), sxy %.4e (bound %.4e); untreated Bxx %.0f\n",
-           phi, shear, shear * dt * steps, r.max_xx, bound_xx, r.max_xy, W, s[SXX],
-           G * phi * 4.0 / 3.0 * W * W, s[SXY], G * phi * W, 1.0 + 1e6);
+           phi, shear, shear * dt * steps, r.max_xx, bound_xx, r.max_xy, W, s[TXX],
+           G * phi * 4.0 / 3.0 * W * W, s[TXY], G * phi * W, 1.0 + 1e6);
     ck_assert(r.max_xx <= bound_xx * (1.0 + tol) && r.max_xy <= W * (1.0 + tol));
     /* ... and the bound is the state the cell settles in (it is sharp). */
-    ck_assert_double_eq_tol(r.final[BXX], bound_xx, 1e-9 * bound_xx);
-    ck_assert_double_eq_tol(r.final[BXY], W, 1e-9 * W);
-    ck_assert_double_eq_tol(r.final[BYY], 1.0, 1e-12);
-    ck_assert_double_eq_tol(r.final[BZZ], 1.0, 1e-12);
-    ck_assert(fabs(r.final[BXZ]) <= 1e-12 && fabs(r.final[BYZ]) <= 1e-12);
-    ck_assert(s[SXX] <= G * phi * 4.0 / 3.0 * W * W * (1.0 + tol));
-    ck_assert(s[SXY] <= G * phi * W * (1.0 + tol));
+    ck_assert_double_eq_tol(r.final[TXX], bound_xx, 1e-9 * bound_xx);
+    ck_assert_double_eq_tol(r.final[TXY], W, 1e-9 * W);
+    ck_assert_double_eq_tol(r.final[TYY], 1.0, 1e-12);
+    ck_assert_double_eq_tol(r.final[TZZ], 1.0, 1e-12);
+    ck_assert(fabs(r.final[TXZ]) <= 1e-12 && fabs(r.final[TYZ]) <= 1e-12);
+    ck_assert(s[TXX] <= G * phi * 4.0 / 3.0 * W * W * (1.0 + tol));
+    ck_assert(s[TXY] <= G * phi * W * (1.0 + tol));
   }
 }
 END_TEST
@@ -414,7 +414,7 @@ START_TEST(interface_under_long_shear)
       const double phi = fs.phi[0][p], W = phi / (kappa * (1.0 - phi));
       if (phi == 0.0)
         for (int c = 0; c < 6; c++) ck_assert(fs.b[c][p] == (c < 3 ? 1.0 : 0.0));
-      ck_assert(fs.b[BXX][p] <= (1.0 + 2.0 * W * W) * (1.0 + 1e-12));
+      ck_assert(fs.b[TXX][p] <= (1.0 + 2.0 * W * W) * (1.0 + 1e-12));
     }
   }
   /* The stress from the final B: copy the owned rows into the halo along y by the profile's
@@ -433,7 +433,7 @@ START_TEST(interface_under_long_shear)
     const double phi_lo = fs.phi[0][grid_index(g, 0, j - 1, 0)];
     const double phi_hi = fs.phi[0][grid_index(g, 0, j, 0)];
     const double phi = fmax(phi_lo, phi_hi), bound = modulus[0] * phi * phi / (1.0 - phi);
-    const double sxy = fs.s[SXY][grid_index(g, 0, j, 0)];
+    const double sxy = fs.s[TXY][grid_index(g, 0, j, 0)];
     ck_assert(sxy <= bound * (1.0 + 1e-12));
     worst = fmax(worst, sxy);
   }
@@ -457,7 +457,7 @@ START_TEST(independent_of_dt)
   for (int q = 0; q < 3; q++) {
     const long steps = 100L << q;
     const shear_result res = shear_run(phi, shear, t / steps, steps);
-    err[q] = fmax(fabs(res.final[BXX] - xx), fabs(res.final[BXY] - xy));
+    err[q] = fmax(fabs(res.final[TXX] - xx), fabs(res.final[TXY] - xy));
   }
   const double order1 = log2(err[0] / err[1]), order2 = log2(err[1] / err[2]);
   printf("relaxed shear at g t = 3: error %.3e, %.3e, %.3e for dt = 0.03, 0.015, 0.0075; "

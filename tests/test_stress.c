@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grid.h"
-#include "mpi_check.h"
-#include "stress.h"
-#include "velocity_gradient.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
+#include "stencils/stress.h"
+#include "stencils/velocity_gradient.h"
 
 #define FOR_ALL(g, i, j, k)                                                 \
   for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
@@ -185,10 +185,10 @@ START_TEST(exact_on_linear_velocity)
       ck_assert_double_eq_tol(fs.s[a][at], 2.0 * mu * (A[a][a] - trace / 3.0), 1e-13);
       for (int b = 0; b < 3; b++) ck_assert_double_eq_tol(fs.L[3 * a + b][at], A[a][b], 1e-13);
     }
-    ck_assert_double_eq_tol(fs.s[SXX][at] + fs.s[SYY][at] + fs.s[SZZ][at], 0.0, 1e-13);
+    ck_assert_double_eq_tol(fs.s[TXX][at] + fs.s[TYY][at] + fs.s[TZZ][at], 0.0, 1e-13);
     for (int a = 0; a < 3; a++)
       for (int b = a + 1; b < 3; b++)
-        ck_assert_double_eq_tol(fs.s[stress_offdiagonal(a, b)][at], mu * (A[a][b] + A[b][a]),
+        ck_assert_double_eq_tol(fs.s[tensor_offdiagonal(a, b)][at], mu * (A[a][b] + A[b][a]),
                                 1e-13);
   }
   fields_free(&fs);
@@ -220,9 +220,9 @@ START_TEST(stress_range_and_edge_positions)
     if (!inside) continue;
     /* u = y^2, v = z^2, w = x^2: sxy = mu du/dy, syz = mu dv/dz, sxz = mu dw/dx, each at
      * its edge, whose coordinate along the derivative is a face position (index * h). */
-    ck_assert_double_eq_tol(fs.s[SXY][at], mu * 2.0 * j * g->h[1], 1e-12);
-    ck_assert_double_eq_tol(fs.s[SYZ][at], mu * 2.0 * k * g->h[2], 1e-12);
-    ck_assert_double_eq_tol(fs.s[SXZ][at], mu * 2.0 * i * g->h[0], 1e-12);
+    ck_assert_double_eq_tol(fs.s[TXY][at], mu * 2.0 * j * g->h[1], 1e-12);
+    ck_assert_double_eq_tol(fs.s[TYZ][at], mu * 2.0 * k * g->h[2], 1e-12);
+    ck_assert_double_eq_tol(fs.s[TXZ][at], mu * 2.0 * i * g->h[0], 1e-12);
   }
   fields_free(&fs);
 }

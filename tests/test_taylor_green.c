@@ -7,10 +7,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "operators.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "stencils/operators.h"
+#include "decomp/reduce.h"
 
 static const double L = 1.0, RHO = 1.0, MU = 0.05, AMPLITUDE = 0.005;   /* Re = U L/nu = 0.1 */
 

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fluid_case.h"
-#include "mpi_check.h"
-#include "reduce.h"
+#include "tests/fluid_case.h"
+#include "tests/mpi_check.h"
+#include "decomp/reduce.h"
 
 static const char *stream_case =
   "[grid]\ncells = 16 4 16\nlength = 1 0.25 1\n"

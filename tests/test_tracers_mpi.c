@@ -14,12 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bodies_csv.h"
-#include "boundary.h"
-#include "decomp.h"
-#include "halo.h"
-#include "mpi_check.h"
-#include "tracers.h"
+#include "io/bodies_csv.h"
+#include "decomp/boundary.h"
+#include "decomp/decomp.h"
+#include "decomp/halo.h"
+#include "tests/mpi_check.h"
+#include "src/tracers.h"
 
 static const int cells[3] = {24, 24, 24};
 static const double length[3] = {3.0, 2.4, 4.8};    /* h = 0.125, 0.1, 0.2 */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp.h"
-#include "grid.h"
-#include "mpi_check.h"
-#include "transpose.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
+#include "decomp/transpose.h"
 
 static const double sentinel = -7.25;
 

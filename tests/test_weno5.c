@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "grid.h"
-#include "mpi_check.h"
-#include "weno5.h"
+#include "base/grid.h"
+#include "tests/mpi_check.h"
+#include "stencils/weno5.h"
 
 #define FOR_ALL(g, i, j, k)                                                 \
   for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \

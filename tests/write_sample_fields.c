@@ -6,13 +6,13 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "boundary.h"
-#include "decomp.h"
-#include "errors.h"
-#include "fields.h"
-#include "halo.h"
-#include "output.h"
-#include "state.h"
+#include "decomp/boundary.h"
+#include "decomp/decomp.h"
+#include "base/errors.h"
+#include "io/fields.h"
+#include "decomp/halo.h"
+#include "io/output.h"
+#include "src/state.h"
 
 int main(int argc, char **argv)
 {
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
   s.time = 0.5;
   if (output_path(path, sizeof path, argv[1], "fields", s.step))
     efsi_abort(EFSI_EXIT_INPUT, "directory name too long: %s", argv[1]);
-  fields_write(path, &s, &d, "sample");
+  state_write_fields(path, &s, &d, "sample");
   halo_free(halo);
   state_free(&s);
   decomp_free(&d);

@@ -5,14 +5,14 @@
  * the DFT and a division by lambda_x + lambda_y + lambda_z, or at a y wall the Neumann
  * tridiagonal system (1/h^2)(x[j-1] - 2 x[j] + x[j+1]) + (lambda_x + lambda_z) x[j] = r[j]
  * per (m_x, m_z); then the inverse transforms in z and x. */
-#include "poisson_fft.h"
+#include "verify/poisson_fft.h"
 
 #include <fftw3.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "errors.h"
-#include "transpose.h"
+#include "base/errors.h"
+#include "decomp/transpose.h"
 
 struct efsi_poisson {
   efsi_grid g;

@@ -7,8 +7,8 @@
 #ifndef EFSI_POISSON_FFT_H
 #define EFSI_POISSON_FFT_H
 
-#include "decomp.h"
-#include "grid.h"
+#include "decomp/decomp.h"
+#include "base/grid.h"
 
 typedef struct efsi_poisson efsi_poisson;
 

@@ -1,5 +1,5 @@
 /* Fatal-error reporting shared by every part of efsi. */
-#include "errors.h"
+#include "base/errors.h"
 
 #include <stdarg.h>
 #include <stdio.h>

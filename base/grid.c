@@ -1,5 +1,5 @@
 /* Grid layout: strides with rows padded to the alignment, and aligned field storage. */
-#include "grid.h"
+#include "base/grid.h"
 
 #include <stdlib.h>
 #include <string.h>

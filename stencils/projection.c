@@ -1,6 +1,6 @@
 /* Point-wise kernels of the pressure step: velocity update, the ACM sums, the pressure
  * increment dp = -beta^2 dt (gamma p + D*) and the pressure update (DESIGN.md section 3). */
-#include "projection.h"
+#include "stencils/projection.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef EFSI_PROJECTION_H
 #define EFSI_PROJECTION_H
 
-#include "grid.h"
+#include "base/grid.h"
 
 /* Number of sums the ACM step reduces in its one global reduction. */
 enum {

@@ -1,0 +1,33 @@
+/* What a fields or restart file holds: named arrays of one grid (each rank passes its own
+ * block) and the scalars of the moment.  io/ writes and reads whatever the list names; which
+ * arrays a state has, their names, units and meaning, is the caller's (src/state.c). */
+#ifndef EFSI_SNAPSHOT_H
+#define EFSI_SNAPSHOT_H
+
+#include "base/grid.h"
+#include "base/limits.h"
+
+/* Velocity, pressure, one volume fraction per material and the six components of B. */
+#define SNAPSHOT_MAX_FIELDS (4 + EFSI_MAX_MATERIALS + 6)
+
+typedef struct {
+  char name[EFSI_MATERIAL_NAME + 8];   /* the NetCDF variable: "u", "phi_rbc", "bxy" */
+  char long_name[128];
+  const char *units;
+  double *data;              /* a field of the snapshot's grid (halos included) */
+  int centre_dir;            /* -1: written as stored; 0, 1, 2: a face-centred value along
+                                that direction, written as the mean of the cell's two faces
+                                (reads the halo layer at the high side) */
+} efsi_named_field;
+
+typedef struct {
+  const efsi_grid *grid;
+  long step;
+  double time;
+  double drive_force;        /* restart files: the body force of the drive in +x */
+  char materials[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME];   /* "rbc wall": names, in order */
+  int nfields;
+  efsi_named_field field[SNAPSHOT_MAX_FIELDS];
+} efsi_snapshot;
+
+#endif
