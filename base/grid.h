@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "base/portable.h"
+
 #define EFSI_HALO 3          /* sleeve width: WENO5 needs three cells */
 #define EFSI_ALIGN 64        /* bytes */
 
@@ -27,7 +29,7 @@ void grid_init(efsi_grid *g, const int global_n[3], const double length[3],
                const int n[3], const int offset[3], const int wall_lo[3], const int wall_hi[3]);
 
 /* Linear index of local point (i,j,k); halos have negative or >= n indices. */
-static inline ptrdiff_t grid_index(const efsi_grid *g, int i, int j, int k)
+EFSI_POINT ptrdiff_t grid_index(const efsi_grid *g, int i, int j, int k)
 {
   return (ptrdiff_t)(i + EFSI_HALO) + g->stride[1] * (j + EFSI_HALO)
        + g->stride[2] * (k + EFSI_HALO);

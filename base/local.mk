@@ -1,4 +1,4 @@
 # base/: the ground layer every folder shares (docs/architecture.md): grid layout, errors,
 # limits, the tensor component order, the tracer record.
 libefsi_a_SOURCES += base/grid.c base/grid.h base/errors.c base/errors.h base/limits.h \
-  base/tensor.h base/tracer.h
+  base/tensor.h base/tracer.h base/portable.h

@@ -4,6 +4,7 @@
  * converts and range-checks a value, so a refusal always reads
  *   FILE:LINE: section.key: expected <allowed>, got "<value>". */
 #include "src/config.h"
+#include "src/materials.h"
 #include "base/grid.h"
 
 #include <ctype.h>
@@ -556,48 +557,10 @@ static void check_solid(parse_state *s)
       fail(s, where_key(s, "voxels", "modulus"), "voxels.modulus",
            "voxels.variable = phi is one material: give one modulus, got %d", c->voxels_moduli);
   }
-  char names[EFSI_MAX_MATERIALS + 8][32];
-  double modulus[EFSI_MAX_MATERIALS + 8];
-  if (config_materials(c, names, modulus) > EFSI_MAX_MATERIALS)
+  efsi_materials materials;
+  if (materials_of_case(c, &materials) > EFSI_MAX_MATERIALS)
     fail(s, where_key(s, "voxels", "modulus"), "voxels.modulus",
          "the case uses more than %d materials", EFSI_MAX_MATERIALS);
-}
-
-int config_materials(const efsi_config *c, char names[][32], double modulus[])
-{
-  int n = 0;
-  if (c->rbc_count > 0 || c->rbc_hematocrit > 0) {
-    snprintf(names[n], 32, "rbc");
-    modulus[n++] = c->rbc_modulus;
-  }
-  if (c->platelet_count > 0 || c->platelet_fraction > 0) {
-    snprintf(names[n], 32, "platelet");
-    modulus[n++] = c->platelet_modulus;
-  }
-  if (c->sphere_radius > 0) {
-    snprintf(names[n], 32, "sphere");
-    modulus[n++] = c->sphere_modulus;
-  }
-  if (c->ellipsoid_semi_axes[0] > 0) {
-    snprintf(names[n], 32, "ellipsoid");
-    modulus[n++] = c->ellipsoid_modulus;
-  }
-  if (c->vessel_shape == VESSEL_TUBE) {
-    snprintf(names[n], 32, "wall");
-    modulus[n++] = c->vessel_modulus;
-  }
-  if (c->voxels_file[0]) {
-    if (c->voxels_variable == VOXELS_PHI) {
-      snprintf(names[n], 32, "voxels");
-      modulus[n++] = c->voxels_modulus[0];
-    } else {
-      for (int m = 0; m < c->voxels_moduli; m++) {
-        snprintf(names[n], 32, "voxels%d", m + 1);
-        modulus[n++] = c->voxels_modulus[m];
-      }
-    }
-  }
-  return n;
 }
 
 static void check_together(parse_state *s)

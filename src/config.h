@@ -80,11 +80,6 @@ typedef struct {
   double voxels_modulus[EFSI_MAX_MATERIALS];
 } efsi_config;
 
-/* The materials a case uses, in the order the state stores them (rbc, platelet, sphere,
- * ellipsoid, wall, voxels or voxels1, voxels2, ...): names and shear moduli.  Returns how
- * many. */
-int config_materials(const efsi_config *c, char names[][32], double modulus[]);
-
 /* Fill every key with its documented default. */
 void config_defaults(efsi_config *c);
 

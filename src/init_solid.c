@@ -2,6 +2,7 @@
  * bodies near its own block, so start-up work does not grow with the total number of
  * bodies; the voxel file is read block by block. */
 #include "src/init_solid.h"
+#include "src/materials.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,9 @@ const char *const body_kind_names[BODY_KINDS] = {"rbc", "platelet", "sphere", "e
 /* Index of material `name` in the case's material list, -1 when absent. */
 static int material_index(const efsi_config *c, const char *name)
 {
-  char names[EFSI_MAX_MATERIALS][32];
-  double modulus[EFSI_MAX_MATERIALS];
-  const int n = config_materials(c, names, modulus);
-  for (int m = 0; m < n; m++)
-    if (strcmp(names[m], name) == 0) return m;
-  return -1;
+  efsi_materials materials;
+  materials_of_case(c, &materials);
+  return materials_index(&materials, name);
 }
 
 int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen)

@@ -16,6 +16,7 @@
 #endif
 
 #include "src/config.h"
+#include "src/materials.h"
 #include "src/cli.h"
 #include "decomp/decomp.h"
 #include "base/errors.h"
@@ -55,9 +56,8 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
  * material; halos and row padding included), and the halo buffers. */
 static double memory_estimate(const efsi_config *c, const efsi_grid *g)
 {
-  char names[EFSI_MAX_MATERIALS][32];
-  double modulus[EFSI_MAX_MATERIALS];
-  const int nmat = config_materials(c, names, modulus);
+  efsi_materials materials;
+  const int nmat = materials_of_case(c, &materials);
   const int state_fields = 4 + (nmat > 0 ? nmat + 6 : 0), solver_fields = 13 + nmat;
   const int exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
   double bytes = (double)(state_fields + solver_fields) * g->size * sizeof(double);

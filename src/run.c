@@ -80,7 +80,7 @@ static double write_diagnostics(output_state *o, double seconds)
   if (o->d->rank == 0) diagnostics_write(&row);
   if (o->bodies) {
     const efsi_grid *g = &o->s->grid;
-    tracers_interpolate(o->tracers, g, o->s->u, o->s->v, o->s->w);
+    tracers_interpolate(o->tracers, o->sv->k, g, o->s->u, o->s->v, o->s->w);
     long n = 0;
     efsi_tracer *all = NULL;
     tracers_gather(o->tracers, &n, &all);

@@ -1,4 +1,4 @@
-/* One time step (DESIGN.md section 3), first order in time:
+/* One time step (docs/method.md, "The time step"), first order in time:
  *   solid   phi^{N+1}, B^{N+1} from v^N (solid.c)
  *   v*      = v^N + dt (-v.grad v + div(2 mu dev D + sum G phi^N dev B^N)/rho + f e_x/rho
  *                       - grad p^N/rho)
@@ -15,16 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decomp/boundary.h"
 #include "base/errors.h"
-#include "stencils/operators.h"
-#include "verify/poisson_fft.h"
-#include "stencils/projection.h"
+#include "decomp/boundary.h"
 #include "decomp/reduce.h"
+#include "src/materials.h"
 #include "src/solid.h"
-#include "stencils/solid_stress.h"
-#include "stencils/stress.h"
-#include "stencils/weno5.h"
+#include "stencils/location.h"
+#include "verify/poisson_fft.h"
 
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
                   double dt)
@@ -33,8 +30,11 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   sv->cfg = c;
   sv->decomp = d;
   sv->dt = dt;
-  char names[EFSI_MAX_MATERIALS][32];
-  const int nmat = sv->nmat = config_materials(c, names, sv->modulus);
+  sv->k = &efsi_cpu_kernels;
+  efsi_materials materials;
+  materials_of_case(c, &materials);
+  const int nmat = sv->nmat = materials.count;
+  for (int m = 0; m < nmat; m++) sv->modulus[m] = materials.modulus[m];
   double **arrays[] = {&sv->fu, &sv->fv, &sv->fw, &sv->stress[0], &sv->stress[1],
                        &sv->stress[2], &sv->stress[3], &sv->stress[4], &sv->stress[5],
                        &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};
@@ -138,7 +138,7 @@ static void finish_state(efsi_solver *sv, efsi_state *s)
 static void complete_state(efsi_solver *sv, efsi_state *s)
 {
   finish_state(sv, s);
-  if (sv->tracers) tracers_advance(sv->tracers, &s->grid, s->u, s->v, s->w, sv->dt);
+  if (sv->tracers) tracers_advance(sv->tracers, sv->k, &s->grid, s->u, s->v, s->w, sv->dt);
 }
 
 void solver_sync(efsi_solver *sv, efsi_state *s)
@@ -208,6 +208,7 @@ static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const 
   grid_view(&s->grid, lo, hi, &view, &sh);
   const efsi_grid *g = &view;
   const efsi_config *c = sv->cfg;
+  const efsi_kernels *k = sv->k;
   double *const u = s->u + sh, *const v = s->v + sh, *const w = s->w + sh;
   double *const vel[3] = {u, v, w};
   double *const rhs[3] = {sv->fu + sh, sv->fv + sh, sv->fw + sh};
@@ -220,20 +221,21 @@ static void momentum_box(efsi_solver *sv, efsi_state *s, const int lo[3], const 
 
   for (int comp = 0; comp < 3; comp++) {
     timer_start(&sv->timers, TIMER_ADVECTION);
-    advection_weno5(g, LOC_FACE_X + comp, vel[comp], u, v, w, rhs[comp]);
+    k->advection_weno5(g, LOC_FACE_X + comp, vel[comp], u, v, w, rhs[comp]);
     timer_stop(&sv->timers, TIMER_ADVECTION);
     if (comp < advances) solver_advance_exchange(sv);
   }
   /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
   timer_start(&sv->timers, TIMER_STRESS);
-  stress_viscous(g, c->viscosity, u, v, w, stress);
-  if (s->nmat > 0) solid_stress_add(g, s->nmat, sv->modulus, phi, b, stress, sv->dp + sh);
+  k->stress_viscous(g, c->viscosity, u, v, w, stress);
+  if (s->nmat > 0) k->solid_stress_add(g, s->nmat, sv->modulus, phi, b, stress, sv->dp + sh);
   timer_stop(&sv->timers, TIMER_STRESS);
   timer_start(&sv->timers, TIMER_DIVERGENCE);
-  stress_divergence_add(g, 1.0 / c->density, stress, rhs[0], rhs[1], rhs[2]);
+  k->stress_divergence_add(g, 1.0 / c->density, stress, rhs[0], rhs[1], rhs[2]);
   for (int comp = 0; comp < 3; comp++)
-    velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp], rhs[comp]);
-  gradient_add(g, -sv->dt / c->density, s->p + sh, rhs[0], rhs[1], rhs[2]);
+    k->velocity_update(g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp],
+                       rhs[comp]);
+  k->gradient_add(g, -sv->dt / c->density, s->p + sh, rhs[0], rhs[1], rhs[2]);
   timer_stop(&sv->timers, TIMER_DIVERGENCE);
 }
 
@@ -287,7 +289,8 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   if (overlap) halo_start(sv->halo, rhs, 3, 2);
   else halo_exchange(sv->halo, rhs, 3, 2);
   timer_stop(&sv->timers, TIMER_HALO);
-  solid_transport(s, sv->dt, sv->phi_rate, sv->stress, overlap ? sv->halo : NULL, &sv->timers);
+  solid_transport(sv->k, s, sv->dt, sv->phi_rate, sv->stress, overlap ? sv->halo : NULL,
+                  &sv->timers);
   timer_start(&sv->timers, TIMER_HALO);
   if (overlap) halo_finish(sv->halo);
   double u_wall[3][2];
@@ -313,10 +316,8 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   const int lo[3] = {-acm, -acm, -acm};
   const int hi[3] = {g->n[0] + acm, g->n[1] + acm, g->n[2] + acm};
   grid_view(g, lo, hi, &ring, &shift);
-  divergence(&ring, s->u + shift, s->v + shift, s->w + shift, sv->div + shift);
-  const double rho = sv->cfg->density;
-  if (rho != 1.0)
-    for (size_t n = 0; n < g->size; n++) sv->div[n] *= rho;
+  sv->k->divergence(&ring, sv->cfg->density, s->u + shift, s->v + shift, s->w + shift,
+                    sv->div + shift);
   if (acm) boundary_even(g, sv->div, 1);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 }
@@ -333,12 +334,13 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   divergence_star(sv, s);
 
   timer_start(&sv->timers, TIMER_PROJECTION);
+  const efsi_kernels *k = sv->k;
   if (c->pressure_method == PRESSURE_ACM) {   /* SMAC sums only D*, D*^2, p and u */
-    laplacian(g, sv->div, sv->lap_div);
-    laplacian(g, s->p, sv->lap_p);
+    k->laplacian(g, sv->div, sv->lap_div);
+    k->laplacian(g, s->p, sv->lap_p);
   }
   double sums[SUM_COUNT];
-  acm_local_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
+  k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
@@ -356,7 +358,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   if (flowrate) {
     const double shift = c->bulk_velocity - sums[SUM_U] / cells;
     s->drive_force = c->density * shift / dt;
-    velocity_shift(g, 0, shift, s->u);
+    k->velocity_shift(g, 0, shift, s->u);
   } else {
     s->drive_force = c->pressure_gradient;
   }
@@ -381,19 +383,18 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     info->mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
     /* dp on the owned cells and one halo layer: p^N and D* halos are valid, so the
      * correction and p^{N+1} need no further exchange. */
-    pressure_increment(g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);
-    pressure_update(g, 1, info->mean_p, sv->dp, s->p);
+    k->pressure_increment(g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);
+    k->pressure_update(g, 1, info->mean_p, sv->dp, s->p);
   } else {
     /* lap dp = D* / dt; D* becomes the right-hand side in place. */
-    const double inv_dt = 1.0 / dt;
-    for (size_t n = 0; n < g->size; n++) sv->div[n] *= inv_dt;
+    k->field_scale(g, 1.0 / dt, sv->div);
     poisson_solve(sv->poisson, sv->div, sv->dp);
     timer_stop(&sv->timers, TIMER_PROJECTION);
     fill_scalars(sv, g, &sv->dp, 1, 1);
     timer_start(&sv->timers, TIMER_PROJECTION);
-    pressure_update(g, 1, 0.0, sv->dp, s->p);
+    k->pressure_update(g, 1, 0.0, sv->dp, s->p);
   }
-  gradient_add(g, -dt / c->density, sv->dp, s->u, s->v, s->w);
+  k->gradient_add(g, -dt / c->density, sv->dp, s->u, s->v, s->w);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   s->time += dt;

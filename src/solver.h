@@ -1,4 +1,4 @@
-/* The time step of DESIGN.md section 3 for the fluid: momentum without the new pressure,
+/* The time step (docs/method.md, "The time step") for the fluid: momentum without the new pressure,
  * then either the adaptive artificial-compressibility update (one global reduction) or the
  * exact SMAC projection.  The solver owns its work arrays, allocated once. */
 #ifndef EFSI_SOLVER_H
@@ -10,6 +10,7 @@
 #include "src/state.h"
 #include "src/timers.h"
 #include "src/tracers.h"
+#include "stencils/kernels.h"
 
 struct efsi_poisson;
 
@@ -25,6 +26,7 @@ typedef struct {
 
 typedef struct {
   const efsi_config *cfg;
+  const efsi_kernels *k;         /* the backend's kernels (stencils/kernels.h) */
   efsi_decomp *decomp;
   efsi_halo *halo;
   struct efsi_poisson *poisson;  /* SMAC only */
@@ -45,7 +47,7 @@ typedef struct {
   efsi_tracers *tracers;         /* moved with every new state (solver_move_tracers) */
 } efsi_solver;
 
-/* Allocate the work arrays for the case's materials (config_materials: the same order as
+/* Allocate the work arrays for the case's materials (src/materials.h: the same order as
  * state_alloc_case).  Returns nonzero when memory runs out. */
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
                   double dt);

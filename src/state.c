@@ -1,5 +1,6 @@
 /* Allocation of the solver state: every field on the same aligned grid layout. */
 #include "src/state.h"
+#include "src/materials.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,12 +39,11 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
 
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c)
 {
-  char names[EFSI_MAX_MATERIALS][32];
-  double modulus[EFSI_MAX_MATERIALS];
-  const int nmat = config_materials(c, names, modulus);
+  efsi_materials materials;
+  materials_of_case(c, &materials);
   const char *list[EFSI_MAX_MATERIALS];
-  for (int m = 0; m < nmat; m++) list[m] = names[m];
-  return state_alloc(s, g, nmat, list);
+  for (int m = 0; m < materials.count; m++) list[m] = materials.name[m];
+  return state_alloc(s, g, materials.count, list);
 }
 
 void state_free(efsi_state *s)

@@ -27,7 +27,7 @@ typedef struct {
 /* Allocate the fields of a state on grid g with nmat materials (named) and set
  * v = 0, p = 0, phi = 0, B = I.  Returns nonzero when memory runs out. */
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names);
-/* The state of a case: its materials (config_materials) in their order. */
+/* The state of a case: its materials (src/materials.h) in their order. */
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c);
 void state_free(efsi_state *s);
 

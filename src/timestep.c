@@ -5,6 +5,7 @@
  *                                     viscous term is what keeps it stable)
  *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none) */
 #include "src/timestep.h"
+#include "src/materials.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -61,10 +62,10 @@ int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t e
   ts->limit[LIMIT_ADVECTIVE] = u > 0 ? h / u : INFINITY;
   ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / (u * u) : INFINITY;
   /* shear waves in the stiffest material: c_s = sqrt(G_max / rho) */
-  char names[EFSI_MAX_MATERIALS + 8][32];
-  double modulus[EFSI_MAX_MATERIALS + 8], g_max = 0.0;
-  const int nmat = config_materials(c, names, modulus);
-  for (int m = 0; m < nmat; m++) g_max = fmax(g_max, modulus[m]);
+  efsi_materials materials;
+  materials_of_case(c, &materials);
+  double g_max = 0.0;
+  for (int m = 0; m < materials.count; m++) g_max = fmax(g_max, materials.modulus[m]);
   ts->limit[LIMIT_ELASTIC] = g_max > 0 ? h / (sqrt(3.0) * sqrt(g_max / c->density)) : INFINITY;
   ts->binding = 0;
   for (int l = 1; l < LIMIT_COUNT; l++)

@@ -1,8 +1,6 @@
-/* Body tracers.  Velocity at a point: component c sits at (i + s_0, j + s_1, k + s_2) h with
- * s_d = 0 along d = c and 1/2 across, so with q_d = x_d / h_d - s_d, base b_d = floor(q_d)
- * and weight f_d = q_d - b_d,  v_c(x) = sum over the 8 corners of prod_d (f_d or 1 - f_d).
- * The weights are computed from global indices, so they are the same bits on every process
- * grid.  Migration moves tracers that left the block along x, then y, then z. */
+/* Body tracers (see tracers.h).  The velocity at a tracer is the kernel's
+ * (stencils/interpolate.h); migration moves tracers that left the block along x, then y,
+ * then z. */
 #include "src/tracers.h"
 
 #include <limits.h>
@@ -97,45 +95,10 @@ long tracers_local_count(const efsi_tracers *t) { return t->count; }
 
 const efsi_tracer *tracers_local(const efsi_tracers *t) { return t->local; }
 
-/* Component c at x, trilinear from its faces.  The base is clamped to the local range
- * -1 .. n-1 (so the stencil stays in the halo of width 1); it only binds at the rounding
- * edge of a block or at x = L, where the weight then reaches 1. */
-static double interpolate_component(const efsi_grid *g, const double *f, int c,
-                                    const double x[3])
+void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                         const double *u, const double *v, const double *w)
 {
-  int base[3];
-  double weight[3];
-  for (int d = 0; d < 3; d++) {
-    const double q = x[d] * g->inv_h[d] - (d == c ? 0.0 : 0.5);
-    double b = floor(q);
-    if (b < g->offset[d] - 1) b = g->offset[d] - 1;
-    if (b > g->offset[d] + g->n[d] - 1) b = g->offset[d] + g->n[d] - 1;
-    base[d] = (int)b - g->offset[d];
-    weight[d] = q - b;
-  }
-  const double *corner = f + grid_index(g, base[0], base[1], base[2]);
-  double sum = 0.0;
-  for (int m = 0; m < 8; m++) {
-    double wm = 1.0;
-    ptrdiff_t at = 0;
-    for (int d = 0; d < 3; d++) {
-      const int up = (m >> d) & 1;
-      wm *= up ? weight[d] : 1.0 - weight[d];
-      at += up * g->stride[d];
-    }
-    sum += wm * corner[at];
-  }
-  return sum;
-}
-
-void tracers_interpolate(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
-                         const double *w)
-{
-  const double *velocity[3] = {u, v, w};
-  efsi_tracer *p = t->local;
-#pragma omp parallel for schedule(static)
-  for (long n = 0; n < t->count; n++)
-    for (int c = 0; c < 3; c++) p[n].v[c] = interpolate_component(g, velocity[c], c, p[n].x);
+  k->tracers_interpolate(g, u, v, w, t->local, t->count);
 }
 
 /* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
@@ -147,10 +110,10 @@ static double into_domain(double xd, double length, int periodic)
   return xd < 0.0 ? 0.0 : xd > length ? length : xd;
 }
 
-void tracers_advance(efsi_tracers *t, const efsi_grid *g, const double *u, const double *v,
-                     const double *w, double dt)
+void tracers_advance(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                     const double *u, const double *v, const double *w, double dt)
 {
-  tracers_interpolate(t, g, u, v, w);
+  tracers_interpolate(t, k, g, u, v, w);
   efsi_tracer *p = t->local;
   const int *periodic = t->d->periodic;
 #pragma omp parallel for schedule(static)

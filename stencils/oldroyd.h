@@ -7,10 +7,75 @@
 #ifndef EFSI_OLDROYD_H
 #define EFSI_OLDROYD_H
 
-#include "base/grid.h"
+#include <float.h>
 
-/* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of state.h (TXX, TYY, TZZ, TXY,
- * TXZ, TYZ).  Halo needed: u, v, w width 1 (edges included); B none.
+#include "base/grid.h"
+#include "base/portable.h"
+#include "base/tensor.h"
+#include "stencils/velocity_gradient.h"
+
+/* The Oldroyd rate (L.B + B.L^T)_c at one point, c in the order of base/tensor.h, from L
+ * and the six components of B: with M = L.B, L.B + B.L^T = M + M^T because B is symmetric. */
+EFSI_POINT void oldroyd_rate_at(const velocity_gradient_t *L, const double b[6], double r[6])
+{
+  const double Bxx = b[TXX], Byy = b[TYY], Bzz = b[TZZ], Bxy = b[TXY], Bxz = b[TXZ],
+               Byz = b[TYZ];
+  const double Mxx = L->xx * Bxx + L->xy * Bxy + L->xz * Bxz;
+  const double Mxy = L->xx * Bxy + L->xy * Byy + L->xz * Byz;
+  const double Mxz = L->xx * Bxz + L->xy * Byz + L->xz * Bzz;
+  const double Myx = L->yx * Bxx + L->yy * Bxy + L->yz * Bxz;
+  const double Myy = L->yx * Bxy + L->yy * Byy + L->yz * Byz;
+  const double Myz = L->yx * Bxz + L->yy * Byz + L->yz * Bzz;
+  const double Mzx = L->zx * Bxx + L->zy * Bxy + L->zz * Bxz;
+  const double Mzy = L->zx * Bxy + L->zy * Byy + L->zz * Byz;
+  const double Mzz = L->zx * Bxz + L->zy * Byz + L->zz * Bzz;
+  r[TXX] = 2.0 * Mxx;
+  r[TYY] = 2.0 * Myy;
+  r[TZZ] = 2.0 * Mzz;
+  r[TXY] = Mxy + Myx;
+  r[TXZ] = Mxz + Mzx;
+  r[TYZ] = Myz + Mzy;
+}
+
+/* gdot^2 = 2 D:D with 2 D_ab = L_ab + L_ba: the square of the local shear rate. */
+EFSI_POINT double strain_rate_squared(const velocity_gradient_t *L)
+{
+  const double dxy = L->xy + L->yx, dxz = L->xz + L->zx, dyz = L->yz + L->zy;
+  return 2.0 * (L->xx * L->xx + L->yy * L->yy + L->zz * L->zz)
+       + (dxy * dxy + dxz * dxz + dyz * dyz);
+}
+
+/* x clipped to [0, 1]: the total solid fraction of a cell, which WENO5 lets over- and
+ * undershoot slightly. */
+EFSI_POINT double clip_unit(double x)
+{
+  const double above = x > 0.0 ? x : 0.0;
+  return above < 1.0 ? above : 1.0;
+}
+
+/* The weight f of B in the fluid treatment, B <- f B + (1 - f) I:
+ * f = 1/(1 + dt r) with r = kappa gdot (1 - phi)/phi, multiplied through by phi so that
+ * phi = 0 gives f = 0 (not 0/0); DBL_MIN keeps phi = 0 at rest well defined and changes no
+ * denominator above 1e-292. */
+EFSI_POINT double treatment_weight(double phi, double dt_kappa, double gdot)
+{
+  return phi / (phi + dt_kappa * gdot * (1.0 - phi) + DBL_MIN);
+}
+
+/* b <- f b + (1 - f) I: f = 1 returns b bitwise, f = 0 returns I exactly, and the convex
+ * combination keeps b symmetric positive definite. */
+EFSI_POINT void treatment_apply(double f, double b[6])
+{
+  const double one_minus_f = 1.0 - f;
+  b[TXX] = f * b[TXX] + one_minus_f;
+  b[TYY] = f * b[TYY] + one_minus_f;
+  b[TZZ] = f * b[TZZ] + one_minus_f;
+  b[TXY] = b[TXY] * f;
+  b[TXZ] = b[TXZ] * f;
+  b[TYZ] = b[TYZ] * f;
+}
+
+/* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of base/tensor.h.  Halo needed: u, v, w width 1 (edges included); B none.
  * Floating-point operations per cell (add, mul = 1, FMA = 2): 87
  *   = 30 for L (3 diagonal x 2, 6 off-diagonal x 4) + 45 for M = L.B (9 entries x 5)
  *   + 12 for out_aa += 2 M_aa and out_ab += M_ab + M_ba. */

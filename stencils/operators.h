@@ -1,4 +1,5 @@
-/* Compact second-order operators of the staggered grid (DESIGN.md section 2):
+/* Compact second-order operators of the staggered grid (docs/discretisation.md, "Compact
+ * operators"):
  *   divergence  D(i) = sum_d (v_d(i + e_d) - v_d(i)) / h_d            at cell centres
  *   gradient    G_d(i) = (p(i) - p(i - e_d)) / h_d                     at the d faces
  *   laplacian   L(i) = sum_d (f(i + e_d) - 2 f(i) + f(i - e_d)) / h_d^2 at cell centres
@@ -7,12 +8,51 @@
 #define EFSI_OPERATORS_H
 
 #include "base/grid.h"
+#include "base/portable.h"
 #include "stencils/location.h"
 
-/* out = div (u, v, w) on owned cells (the caller multiplies by rho).
- * Halo needed: u, v, w at the high faces i = n (width 1 on the high side). */
-void divergence(const efsi_grid *g, const double *restrict u, const double *restrict v,
-                const double *restrict w, double *restrict out);
+/* (a(p + s) - a(p)) / h: the forward difference across a cell, face to face (or centre to
+ * centre). */
+EFSI_POINT double forward_difference(const double *restrict a, ptrdiff_t p, ptrdiff_t s,
+                                     double inv_h)
+{
+  return (a[p + s] - a[p]) * inv_h;
+}
+
+/* (f(p + s) - 2 f(p) + f(p - s)) / h^2. */
+EFSI_POINT double second_difference(const double *restrict f, ptrdiff_t p, ptrdiff_t s,
+                                    double inv_h2)
+{
+  return (f[p + s] - 2.0 * f[p] + f[p - s]) * inv_h2;
+}
+
+/* The divergence of (u, v, w) at the centre p. */
+EFSI_POINT double divergence_at(const double *restrict u, const double *restrict v,
+                                const double *restrict w, ptrdiff_t p, const ptrdiff_t s[3],
+                                const double inv_h[3])
+{
+  return forward_difference(u, p, s[0], inv_h[0]) + forward_difference(v, p, s[1], inv_h[1])
+       + forward_difference(w, p, s[2], inv_h[2]);
+}
+
+/* The 7-point Laplacian of f at p; inv_h2 the squared inverse spacings. */
+EFSI_POINT double laplacian_at(const double *restrict f, ptrdiff_t p, const ptrdiff_t s[3],
+                               const double inv_h2[3])
+{
+  return second_difference(f, p, s[0], inv_h2[0]) + second_difference(f, p, s[1], inv_h2[1])
+       + second_difference(f, p, s[2], inv_h2[2]);
+}
+
+/* Operations per point: divergence 8 (and 1 for the scale), Laplacian 14, gradient 3 per
+ * component. */
+#define DIVERGENCE_FLOPS 8.0
+#define LAPLACIAN_FLOPS 14.0
+#define GRADIENT_FLOPS 9.0
+
+/* out = scale div (u, v, w) on the cells of g (owned cells; a view of g widened by one layer
+ * gives the first halo layer too).  Halo needed: u, v, w one layer beyond the high side. */
+void divergence(const efsi_grid *g, double scale, const double *restrict u,
+                const double *restrict v, const double *restrict w, double *restrict out);
 
 /* out = compact 7-point Laplacian of f on owned cells.  Halo needed: f width 1 (at walls the
  * caller fills it by even reflection, which makes the wall flux zero). */

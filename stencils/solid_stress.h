@@ -1,13 +1,41 @@
-/* The elastic stress of the solid materials, neo-Hookean and incompressible:
+/* The elastic stress of the solid materials, neo-Hookean and incompressible
+ * (docs/solid.md, "Stress"):
  *   sigma_solid = sum_m G_m phi_m dev(B),   dev(B) = B - tr(B)/3 I,
- * added into the staggered stress arrays of stress.h (TXX..TYZ): the diagonal at the cell
- * centres, each off-diagonal component on its edge as the mean over the four cells sharing
- * the edge (DESIGN.md section 2), e.g. sxy(i,j,k) += mean over (i-1..i, j-1..j, k) of G phi Bxy.
- * Also the elastic energy, e = sum_m G_m phi_m (tr B - 3)/2 per volume, and det B. */
+ * added into the staggered stress arrays of stress.h: the diagonal at the cell centres,
+ * each off-diagonal component on its edge as the mean over the four cells sharing the edge
+ * (docs/discretisation.md, "Stress"), e.g. sxy(i,j,k) += mean over (i-1..i, j-1..j, k) of
+ * G phi Bxy. */
 #ifndef EFSI_SOLID_STRESS_H
 #define EFSI_SOLID_STRESS_H
 
 #include "base/grid.h"
+#include "base/portable.h"
+
+/* sum_m G_m phi_m at p, materials in their order (modulus[m] = G_m). */
+EFSI_POINT double modulus_sum_at(int nmat, const double *modulus, double *const phi[],
+                                 ptrdiff_t p)
+{
+  double gp = modulus[0] * phi[0][p];
+  for (int m = 1; m < nmat; m++) gp += modulus[m] * phi[m][p];
+  return gp;
+}
+
+/* G phi dev(B)_aa at p for the diagonal component a with the other two b, c:
+ * (G phi / 3) (2 B_aa - B_bb - B_cc), exactly 0 for B = I with or without fused
+ * multiply-adds (B_aa - tr(B)/3 is not, once contracted). */
+EFSI_POINT double solid_diagonal_at(double g3, double baa, double bbb, double bcc)
+{
+  return g3 * (2.0 * baa - bbb - bcc);
+}
+
+/* The mean of G phi B_de over the four cells sharing the d-e edge of index p: p, p - s_d,
+ * p - s_e, p - s_d - s_e. */
+EFSI_POINT double solid_edge_at(const double *restrict gphi, const double *restrict bde,
+                                ptrdiff_t p, ptrdiff_t sd, ptrdiff_t se)
+{
+  return 0.25 * ((gphi[p] * bde[p] + gphi[p - sd] * bde[p - sd])
+                 + (gphi[p - se] * bde[p - se] + gphi[p - sd - se] * bde[p - sd - se]));
+}
 
 /* s[c] += G phi dev(B)_c over indices -1..n (inclusive) in every direction, the range that
  * stress_viscous writes, so that stress_divergence_add then sees the total stress.
@@ -24,17 +52,5 @@
 void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
                       double *const phi[], double *const b[6], double *const s[6],
                       double *restrict gphi);
-
-/* The elastic energy on the owned cells, sum over cells of e hx hy hz with
- * e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1, tr B >= 3).  Summed plane
- * by plane in a fixed order, so the result does not depend on the number of threads. */
-double solid_elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
-                            double *const phi[], double *const b[6]);
-
-/* range[0], range[1] = min and max of det B over the owned cells whose total solid fraction
- * sum_m phi_m is at least phi_min (the incompressible solid keeps det B = 1); +inf and -inf
- * when there is no such cell. */
-void solid_det_range(const efsi_grid *g, int nmat, double *const phi[],
-                     double *const b[6], double phi_min, double range[2]);
 
 #endif

@@ -1,31 +1,20 @@
-/* Non-conservative advection -(a . grad f) by fifth-order Hamilton-Jacobi WENO (Jiang & Peng
- * 2000; Osher & Fedkiw ch. 3), per direction upwind by the sign of the advecting velocity
- * interpolated to the point.  From five one-sided differences q1..q5 (q1 farthest upwind):
- *   candidates  (2q1 - 7q2 + 11q3)/6,  (-q2 + 5q3 + 2q4)/6,  (2q3 + 5q4 - q5)/6
- *   weights     alpha_k = c_k / (S_k + eps)^2, c = (0.1, 0.6, 0.3), eps = 1e-6 max q_k^2 + 1e-99. */
+/* WENO5 advection (docs/discretisation.md, "Advection"):
+ * - non-conservative, of Hamilton-Jacobi type (Jiang & Peng 2000; Osher & Fedkiw ch. 3):
+ *   out = -(a . grad f), per direction upwind by the sign of the advecting velocity
+ *   interpolated to the point, from five one-sided differences q1..q5 (q1 farthest upwind):
+ *     candidates  (2q1 - 7q2 + 11q3)/6,  (-q2 + 5q3 + 2q4)/6,  (2q3 + 5q4 - q5)/6
+ *     weights     alpha_k = c_k / (S_k + eps)^2, c = (0.1, 0.6, 0.3), eps = 1e-6 max q_k^2 + 1e-99;
+ * - conservative, for the volume fractions: out = -div(a f), the flux a f on each face with a
+ *   the face's own velocity and f the Jiang-Shu WENO5 value reconstructed on the upwind side.
+ * The per-point formulas below are shared by the CPU kernels (weno5.c) and the GPU's. */
 #ifndef EFSI_WENO5_H
 #define EFSI_WENO5_H
 
+#include <math.h>
+
 #include "base/grid.h"
+#include "base/portable.h"
 #include "stencils/location.h"
-
-/* The per-point WENO5 functions must be inlined into the point loop, or the call stops its
- * vectorisation: at -O2 GCC declines to inline a body of this size used three times. */
-#if defined(__GNUC__)
-#define WENO5_INLINE static inline __attribute__((always_inline))
-#else
-#define WENO5_INLINE static inline
-/* out = -div(a f) at owned cell centres, the conservative form of the transport of a
- * volume fraction: per direction the flux a f on each face, a the face's own velocity
- * component (exactly the staggered unknown) and f the WENO5 (Jiang-Shu) value on the face
- * reconstructed from the five cells on its upwind side.  The fluxes telescope, so the sum
- * of f over a periodic or walled box changes only by round-off, whatever div a is.
- * Halos needed valid: f width 3; u, v, w width 1 (the high faces). */
-void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
-                                  const double *restrict u, const double *restrict v,
-                                  const double *restrict w, double *restrict out);
-
-#endif
 
 /* The WENO5 combination of five one-sided differences q1..q5 (divided or undivided: the
  * weights do not change when all q are scaled together, eps being relative).  The three
@@ -33,7 +22,7 @@ void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
  * other two factors, so the normalisation costs one division; a second reciprocal, of eps,
  * scales the factors 1 + S_k/eps into [1, ~3e7] so that the products cannot overflow or
  * underflow in any units. */
-WENO5_INLINE double weno5_derivative(double q1, double q2, double q3, double q4, double q5)
+EFSI_POINT double weno5_derivative(double q1, double q2, double q3, double q4, double q5)
 {
   const double a1 = q1 - 2.0 * q2 + q3, b1 = q1 - 4.0 * q2 + 3.0 * q3;
   const double a2 = q2 - 2.0 * q3 + q4, b2 = q2 - q4;
@@ -62,20 +51,128 @@ WENO5_INLINE double weno5_derivative(double q1, double q2, double q3, double q4,
   return (w1 * c1 + w2 * c2 + w3 * c3) / (6.0 * (w1 + w2 + w3));
 }
 
+/* Upwind WENO5 first difference of f at p along stride s (undivided: times 1/h gives df/dx).
+ * The six differences f(m) - f(m-1), m = -2..3, are formed once; the sign of a picks the
+ * five that make the left-biased (a > 0) or right-biased derivative by the blend l x + r y
+ * with (l, r) = (1, 0) or (0, 1), exact and free of branches: GCC turns a ternary into a
+ * branch, sinks the loads of the unused side into it, and without masked loads (SSE2, AVX
+ * without AVX2) can then not vectorise the loop. */
+EFSI_POINT double weno5_upwind(const double *restrict f, ptrdiff_t p, ptrdiff_t s, double a)
+{
+  const double dm2 = f[p - 2 * s] - f[p - 3 * s];
+  const double dm1 = f[p - s] - f[p - 2 * s];
+  const double d0 = f[p] - f[p - s];
+  const double d1 = f[p + s] - f[p];
+  const double d2 = f[p + 2 * s] - f[p + s];
+  const double d3 = f[p + 3 * s] - f[p + 2 * s];
+  const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
+  return weno5_derivative(l * dm2 + r * d3, l * dm1 + r * d2, l * d0 + r * d1,
+                          l * d1 + r * d0, l * d2 + r * dm1);
+}
+
+/* WENO5 value of f on the face between the points p - s and p, from the five values on the
+ * upwind side of the face velocity a (the same blend as weno5_upwind: exact, branch-free).
+ * weno5_derivative's combination of five values is the Jiang-Shu reconstruction. */
+EFSI_POINT double weno5_face(const double *restrict f, ptrdiff_t p, ptrdiff_t s, double a)
+{
+  const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
+  const double fm3 = f[p - 3 * s], fm2 = f[p - 2 * s], fm1 = f[p - s];
+  const double f0 = f[p], f1 = f[p + s], f2 = f[p + 2 * s];
+  return weno5_derivative(l * fm3 + r * f2, l * fm2 + r * f1, l * fm1 + r * f0,
+                          l * f0 + r * fm1, l * f1 + r * fm2);
+}
+
+/* What the advection of one location needs of the grid: strides, inverse spacings, and for
+ * each velocity component d the offsets o[d][0..3] from a point to the four faces of that
+ * component whose mean is the advecting velocity there (weno5_stencil). */
+typedef struct {
+  ptrdiff_t s[3];
+  double inv_h[3];
+  ptrdiff_t o[3][4];
+} weno5_stencil_t;
+
+/* The stencil of location loc: at a centre the mean of the two faces, at a face of another
+ * direction the mean of the four surrounding faces, along its own direction the value. */
+static inline weno5_stencil_t weno5_stencil(const efsi_grid *g, int loc)
+{
+  weno5_stencil_t st;
+  const int e = location_direction(loc);
+  for (int d = 0; d < 3; d++) {
+    const ptrdiff_t sd = g->stride[d];
+    ptrdiff_t *o = st.o[d];
+    st.s[d] = sd;
+    st.inv_h[d] = g->inv_h[d];
+    if (e == d) {
+      o[0] = o[1] = o[2] = o[3] = 0;
+    } else if (e < 0) {
+      o[0] = o[2] = 0;
+      o[1] = o[3] = sd;
+    } else {
+      const ptrdiff_t se = g->stride[e];
+      o[0] = 0;
+      o[1] = sd;
+      o[2] = -se;
+      o[3] = sd - se;
+    }
+  }
+  return st;
+}
+
+/* Advecting component at p: the mean of four face values at offsets o[0..3] (pairs summed
+ * first, so four equal offsets return the value exactly). */
+EFSI_POINT double weno5_interpolate(const double *restrict a, ptrdiff_t p, const ptrdiff_t o[4])
+{
+  return 0.25 * ((a[p + o[0]] + a[p + o[1]]) + (a[p + o[2]] + a[p + o[3]]));
+}
+
+/* -(a . grad f) at point p. */
+EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict f,
+                               const double *restrict u, const double *restrict v,
+                               const double *restrict w, ptrdiff_t p)
+{
+  const double ax = weno5_interpolate(u, p, st->o[0]) * st->inv_h[0];
+  const double ay = weno5_interpolate(v, p, st->o[1]) * st->inv_h[1];
+  const double az = weno5_interpolate(w, p, st->o[2]) * st->inv_h[2];
+  return -(ax * weno5_upwind(f, p, st->s[0], ax) + ay * weno5_upwind(f, p, st->s[1], ay)
+           + az * weno5_upwind(f, p, st->s[2], az));
+}
+
+/* -div(a f) at the cell centre p: the difference of the face fluxes along each direction. */
+EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
+                                            const double *restrict f,
+                                            const double *restrict u,
+                                            const double *restrict v,
+                                            const double *restrict w, ptrdiff_t p)
+{
+  const ptrdiff_t sx = st->s[0], sy = st->s[1], sz = st->s[2];
+  const double fx = u[p + sx] * weno5_face(f, p + sx, sx, u[p + sx])
+                  - u[p] * weno5_face(f, p, sx, u[p]);
+  const double fy = v[p + sy] * weno5_face(f, p + sy, sy, v[p + sy])
+                  - v[p] * weno5_face(f, p, sy, v[p]);
+  const double fz = w[p + sz] * weno5_face(f, p + sz, sz, w[p + sz])
+                  - w[p] * weno5_face(f, p, sz, w[p]);
+  return -(fx * st->inv_h[0] + fy * st->inv_h[1] + fz * st->inv_h[2]);
+}
+
+/* Floating-point operations (add, mul = 1, FMA = 2) per point, counted from the formulas
+ * above: three directions x (interpolation 5, six differences 6, upwind blend 17,
+ * weno5_derivative 82) + the sum 5; the conservative form three directions x (two faces x
+ * (face value 99: blend 17 and weno5_derivative 82, times the face velocity 1) + their
+ * difference 1) + 5. */
+#define ADVECTION_FLOPS 335.0
+#define ADVECTION_CONSERVATIVE_FLOPS 608.0
+
 /* out = -(a . grad f) at every updated point of location loc (location.h), a = (u, v, w)
- * interpolated to the point: at a centre the mean of the two faces, at a face of another
- * direction the mean of the four surrounding faces, along its own direction the value itself.
- * Halos needed valid: f width 3; u, v, w width 1.  Other points of out are left untouched. */
+ * interpolated to the point (weno5_stencil).  Halos needed valid: f width 3; u, v, w
+ * width 1.  Other points of out are left untouched. */
 void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
                      const double *restrict u, const double *restrict v,
                      const double *restrict w, double *restrict out);
 
-/* out = -div(a f) at owned cell centres, the conservative form of the transport of a
- * volume fraction: per direction the flux a f on each face, a the face's own velocity
- * component (exactly the staggered unknown) and f the WENO5 (Jiang-Shu) value on the face
- * reconstructed from the five cells on its upwind side.  The fluxes telescope, so the sum
- * of f over a periodic or walled box changes only by round-off, whatever div a is.
- * Halos needed valid: f width 3; u, v, w width 1 (the high faces). */
+/* out = -div(a f) at owned cell centres, the conservative transport of a volume fraction.
+ * The fluxes telescope, so the sum of f over a periodic or walled box changes only by
+ * round-off, whatever div a is.  Halos needed valid: f width 3; u, v, w width 1 (the high
+ * faces). */
 void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
                                   const double *restrict u, const double *restrict v,
                                   const double *restrict w, double *restrict out);

@@ -79,7 +79,7 @@ static void smooth_errors(int n0, double *grad_err, double *div_err)
     }
   }
   gradient_add(&g, 1.0, p, grad[0], grad[1], grad[2]);
-  divergence(&g, vel[0], vel[1], vel[2], div);
+  divergence(&g, 1.0, vel[0], vel[1], vel[2], div);
   *grad_err = *div_err = 0.0;
   for (int d = 0; d < 3; d++) {
     int lo[3], hi[3], deriv[3] = {0, 0, 0};
@@ -151,7 +151,7 @@ START_TEST(exact_on_linear_and_quadratic_data)
     }
   }
   gradient_add(&g, 1.0, p, grad[0], grad[1], grad[2]);
-  divergence(&g, vel[0], vel[1], vel[2], div);
+  divergence(&g, 1.0, vel[0], vel[1], vel[2], div);
   laplacian(&g, q, lap);
   const double trace = a[0][0] + a[1][1] + a[2][2], lap_exact = 2.0 * (quad[0] + quad[1] + quad[2]);
   /* Round-off scale of the Laplacian: values of size |q| <= 10 divided by h^2. */
@@ -222,7 +222,7 @@ START_TEST(divergence_of_gradient_is_laplacian)
     fill_centre_halo(&g, p);
     gradient_add(&g, 1.0, p, vel[0], vel[1], vel[2]);
     fill_high_faces(&g, vel);
-    divergence(&g, vel[0], vel[1], vel[2], div);
+    divergence(&g, 1.0, vel[0], vel[1], vel[2], div);
     laplacian(&g, p, lap);
     double scale = 0.0, diff = 0.0;
     FOR_RANGE(lo, g.n, i, j, k) {

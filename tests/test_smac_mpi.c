@@ -58,7 +58,7 @@ static int ranks(void)
 static double max_divergence(const fluid_case *fc, double *div)
 {
   const efsi_grid *g = &fc->grid;
-  divergence(g, fc->state.u, fc->state.v, fc->state.w, div);
+  divergence(g, 1.0, fc->state.u, fc->state.v, fc->state.w, div);
   double m = 0.0;
   for (int k = 0; k < g->n[2]; k++)
     for (int j = 0; j < g->n[1]; j++)

@@ -95,7 +95,7 @@ static void check_projection(fluid_case *fc, long steps, const char *label)
     min_gamma = fmin(min_gamma, info->gamma);
     max_gamma = fmax(max_gamma, info->gamma);
     ck_assert_msg(info->gamma >= 0.0, "%s: gamma = %g at step %ld", label, info->gamma, s->step);
-    divergence(g, s->u, s->v, s->w, div);
+    divergence(g, 1.0, s->u, s->v, s->w, div);
     /* sums: D^2, p, and |p| max for the round-off scale of <p> */
     double sums[2] = {0.0, 0.0}, p_max = 0.0;
     for (int k = 0; k < g->n[2]; k++)

@@ -1,0 +1,17 @@
+/* Per-point formulas are written once, in headers, and compiled both by the CPU kernels
+ * (C11, OpenMP, SIMD) and by the CUDA kernels (CUDA C++): EFSI_POINT marks such a function
+ * (inlined on both: a call inside a point loop stops its vectorisation), and restrict is
+ * spelled for both languages. */
+#ifndef EFSI_PORTABLE_H
+#define EFSI_PORTABLE_H
+
+#if defined(__CUDACC__)
+#define EFSI_POINT static inline __host__ __device__ __forceinline__
+#define restrict __restrict__
+#elif defined(__GNUC__)
+#define EFSI_POINT static inline __attribute__((always_inline))
+#else
+#define EFSI_POINT static inline
+#endif
+
+#endif

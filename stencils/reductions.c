@@ -1,0 +1,185 @@
+/* Local reductions on the CPU (the contract is in reductions.h): one OpenMP thread per
+ * z-plane forms the plane's partial results, rows in j order, each row a SIMD reduction;
+ * reduce_planes combines the planes in k order. */
+#include "stencils/reductions.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/tensor.h"
+
+void reduce_planes(const double *plane, int planes, int count, const int *combine,
+                   double *out)
+{
+  for (int c = 0; c < count; c++) out[c] = combine && combine[c] ? -INFINITY : 0.0;
+  for (int k = 0; k < planes; k++)
+    for (int c = 0; c < count; c++) {
+      const double x = plane[(size_t)k * count + c];
+      out[c] = combine && combine[c] ? fmax(out[c], x) : out[c] + x;
+    }
+}
+
+void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
+              const double *restrict p, const double *restrict lap_p, const double *restrict u,
+              double *restrict plane, double sums[SUM_COUNT])
+{
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+#pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7, s8)
+      for (int i = 0; i < g->n[0]; i++) {
+        const double d = div[row + i], ld = lap_div[row + i], lp = lap_p[row + i];
+        s0 += d * ld;
+        s1 += ld * ld;
+        s2 += lp * lp;
+        s3 += d * lp;
+        s4 += ld * lp;
+        s5 += p[row + i];
+        s6 += d;
+        s7 += d * d;
+        s8 += u[row + i];
+      }
+    }
+    double *ps = plane + (size_t)k * SUM_COUNT;
+    ps[SUM_D_LAPD] = s0;
+    ps[SUM_LAPD2] = s1;
+    ps[SUM_LAPP2] = s2;
+    ps[SUM_D_LAPP] = s3;
+    ps[SUM_LAPD_LAPP] = s4;
+    ps[SUM_P] = s5;
+    ps[SUM_D] = s6;
+    ps[SUM_D2] = s7;
+    ps[SUM_U] = s8;
+  }
+  reduce_planes(plane, g->n[2], SUM_COUNT, NULL, sums);
+}
+
+void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
+                const double *restrict v, const double *restrict w,
+                const double *restrict div, double *restrict plane, double out[FLOW_COUNT])
+{
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double ke = 0, d2 = 0, us = 0, umax = 0, dmax = 0;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+#pragma omp simd reduction(+ : ke, d2, us) reduction(max : umax, dmax)
+      for (int i = 0; i < g->n[0]; i++) {
+        const double uu = u[row + i], vv = v[row + i], ww = w[row + i];
+        const double dv = scale * div[row + i];
+        ke += uu * uu + vv * vv + ww * ww;
+        d2 += dv * dv;
+        us += uu;
+        umax = fmax(umax, fmax(fabs(uu), fmax(fabs(vv), fabs(ww))));
+        dmax = fmax(dmax, fabs(dv));
+      }
+    }
+    double *pk = plane + (size_t)k * FLOW_COUNT;
+    pk[FLOW_KINETIC] = ke;
+    pk[FLOW_DIV2] = d2;
+    pk[FLOW_U] = us;
+    pk[FLOW_SPEED_MAX] = umax;
+    pk[FLOW_DIV_MAX] = dmax;
+  }
+  static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
+  reduce_planes(plane, g->n[2], FLOW_COUNT, combine, out);
+}
+
+double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane)
+{
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double sum = 0.0;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+#pragma omp simd reduction(+ : sum)
+      for (int i = 0; i < g->n[0]; i++) sum += f[row + i];
+    }
+    plane[k] = sum;
+  }
+  double total;
+  reduce_planes(plane, g->n[2], 1, NULL, &total);
+  return total;
+}
+
+double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
+                      double *const phi[], double *const b[6], double *restrict plane)
+{
+  if (nmat == 0) return 0.0;
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double sum = 0.0;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+#pragma omp simd reduction(+ : sum)
+      for (int i = 0; i < g->n[0]; i++) {
+        const ptrdiff_t p = row + i;
+        double gp = 0.0;
+        for (int m = 0; m < nmat; m++) gp += modulus[m] * phi[m][p];
+        sum += gp * (bxx[p] + byy[p] + bzz[p] - 3.0);
+      }
+    }
+    plane[k] = sum;
+  }
+  double total;
+  reduce_planes(plane, g->n[2], 1, NULL, &total);
+  return 0.5 * total * g->h[0] * g->h[1] * g->h[2];
+}
+
+void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],
+               double phi_min, double *restrict plane, double range[2])
+{
+  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
+               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double lo = INFINITY, hi = -INFINITY;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+      for (int i = 0; i < g->n[0]; i++) {
+        const ptrdiff_t p = row + i;
+        double phi_total = 0.0;
+        for (int m = 0; m < nmat; m++) phi_total += phi[m][p];
+        if (phi_total < phi_min) continue;
+        const double det = bxx[p] * (byy[p] * bzz[p] - byz[p] * byz[p])
+                         - bxy[p] * (bxy[p] * bzz[p] - byz[p] * bxz[p])
+                         + bxz[p] * (bxy[p] * byz[p] - byy[p] * bxz[p]);
+        lo = fmin(lo, det);
+        hi = fmax(hi, det);
+      }
+    }
+    plane[2 * (size_t)k] = -lo;
+    plane[2 * (size_t)k + 1] = hi;
+  }
+  static const int combine[2] = {1, 1};
+  double extremes[2];
+  reduce_planes(plane, g->n[2], 2, combine, extremes);
+  range[0] = -extremes[0];
+  range[1] = extremes[1];
+}
+
+void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restrict u,
+                     const double *restrict tangential, const double u_wall[2],
+                     double sum_count[2])
+{
+  const int other = 3 - d;                       /* tangential direction other than x */
+  const ptrdiff_t along = g->stride[other];
+  const double scale = mu * 2.0 * g->inv_h[d];
+  for (int side = 0; side < 2; side++) {
+    if (!(side ? g->wall_hi[d] : g->wall_lo[d])) continue;
+    for (int b = 0; b < g->n[other]; b++)
+      for (int i = 0; i < g->n[0]; i++) {
+        int idx[3] = {i, 0, 0};
+        idx[d] = side ? g->n[d] - 1 : 0;
+        idx[other] = b;
+        const ptrdiff_t at = grid_index(g, idx[0], idx[1], idx[2]);
+        const double t1 = u[at] - u_wall[side];
+        const double t2 = 0.5 * (tangential[at] + tangential[at + along]);
+        sum_count[0] += scale * sqrt(t1 * t1 + t2 * t2);
+        sum_count[1] += 1.0;
+      }
+  }
+}
