@@ -1,5 +1,6 @@
 # Body shapes, seeding and initial volume fractions (included from Makefile.am).
-libefsi_a_SOURCES += src/shapes.c src/shapes.h src/bodies.c src/bodies.h
+libefsi_a_SOURCES += stencils/shapes.c stencils/shapes.h stencils/draw.c stencils/draw.h \
+  src/random.c src/random.h src/seeding.c src/seeding.h
 dist_doc_DATA += docs/bodies.md
 
 check_PROGRAMS += tests/test_shapes tests/test_bodies_mpi

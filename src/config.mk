@@ -1,5 +1,6 @@
 # The case file and the command line (included from src/local.mk's Makefile.am).
-libefsi_a_SOURCES += src/config.c src/cli.c src/cli.h
+libefsi_a_SOURCES += src/config.c src/config_keys.c src/config_keys.h src/config_check.c \
+  src/config_check.h src/cli.c src/cli.h
 dist_doc_DATA += docs/case-file.md
 
 check_PROGRAMS += tests/test_config tests/test_cli

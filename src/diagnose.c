@@ -84,23 +84,17 @@ int locate_point(const efsi_decomp *d, const efsi_state *s, int find_max,
   const efsi_grid *g = &s->grid;
   const double *fields[4] = {s->u, s->v, s->w, s->p};
   static const char *const names[4] = {"u", "v", "w", "p"};
-  /* candidate on this rank: (score, field, i, j, k); score = |value| or 1 for non-finite */
+  /* candidate on this rank: (score, field, i, j, k); score = |value| or 1 for non-finite;
+   * the largest speed is looked for in u, v, w only */
   double best = -1.0;
   int found[4] = {-1, 0, 0, 0};
-  for (int f = 0; f < 4 && !(found[0] >= 0 && !find_max); f++)
-    for (int k = 0; k < g->n[2]; k++)
-      for (int j = 0; j < g->n[1]; j++)
-        for (int i = 0; i < g->n[0]; i++) {
-          const double v = fields[f][grid_index(g, i, j, k)];
-          const int hit = find_max ? (f < 3 && fabs(v) > best) : !isfinite(v);
-          if (hit && (find_max || found[0] < 0)) {
-            best = find_max ? fabs(v) : 1.0;
-            found[0] = f;
-            found[1] = g->offset[0] + i;
-            found[2] = g->offset[1] + j;
-            found[3] = g->offset[2] + k;
-          }
-        }
+  for (int f = 0; f < (find_max ? 3 : 4) && !(found[0] >= 0 && !find_max); f++) {
+    int at[3];
+    if (field_locate(g, fields[f], find_max, &best, at)) {
+      found[0] = f;
+      for (int c = 0; c < 3; c++) found[1 + c] = g->offset[c] + at[c];
+    }
+  }
   /* the rank with the largest score (lowest rank on ties) reports */
   struct { double score; int rank; } mine = {best, d->rank}, top;
   MPI_CHECK(MPI_Allreduce(&mine, &top, 1, MPI_DOUBLE_INT, MPI_MAXLOC, d->comm));

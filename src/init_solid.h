@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "src/bodies.h"
+#include "src/seeding.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "src/state.h"

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "io/fields.h"
+#include "stencils/initial.h"
 #include "io/restart.h"
 
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names)
@@ -30,8 +31,7 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
       failed |= !s->b[c];
     }
     if (!failed)
-      for (int c = TXX; c <= TZZ; c++)
-        for (size_t n = 0; n < g->size; n++) s->b[c][n] = 1.0;
+      for (int c = TXX; c <= TZZ; c++) field_fill(g, 1.0, s->b[c]);
   }
   if (failed) state_free(s);
   return failed;

@@ -4,7 +4,7 @@ libefsi_a_SOURCES += stencils/location.h stencils/weno5.c stencils/weno5.h \
   stencils/velocity_gradient.c stencils/velocity_gradient.h \
   stencils/projection.c stencils/projection.h stencils/reductions.c stencils/reductions.h \
   stencils/interpolate.c stencils/interpolate.h stencils/kernels.c stencils/kernels.h \
-  stencils/loop.h
+  stencils/loop.h stencils/initial.c stencils/initial.h
 
 check_PROGRAMS += tests/test_weno5 tests/test_operators tests/test_stress
 TESTS += tests/test_weno5 tests/test_operators tests/test_stress

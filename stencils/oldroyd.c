@@ -12,37 +12,37 @@
 
 #include "stencils/loop.h"
 
+/* dst[c] += src[c] for the six components at p. */
+static inline __attribute__((always_inline)) void sym_add_to(double *const dst[6], ptrdiff_t p,
+                                                             sym_tensor_t r)
+{
+  dst[TXX][p] += r.xx;
+  dst[TYY][p] += r.yy;
+  dst[TZZ][p] += r.zz;
+  dst[TXY][p] += r.xy;
+  dst[TXZ][p] += r.xz;
+  dst[TYZ][p] += r.yz;
+}
+
 void oldroyd_rate_add(const efsi_grid *g, const double *restrict u, const double *restrict v,
                       const double *restrict w, double *const b[6], double *const out[6])
 {
-  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
-               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
-  double *restrict oxx = out[TXX], *restrict oyy = out[TYY], *restrict ozz = out[TZZ],
-         *restrict oxy = out[TXY], *restrict oxz = out[TXZ], *restrict oyz = out[TYZ];
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const ptrdiff_t *s = g->stride;
   const double *ih = g->inv_h;
   FOR_BOX(g, lo, hi, p) {
     const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s, ih);
-    const double B[6] = {bxx[p], byy[p], bzz[p], bxy[p], bxz[p], byz[p]};
-    double r[6];
-    oldroyd_rate_at(&L, B, r);
-    oxx[p] += r[TXX];
-    oyy[p] += r[TYY];
-    ozz[p] += r[TZZ];
-    oxy[p] += r[TXY];
-    oxz[p] += r[TXZ];
-    oyz[p] += r[TYZ];
+    sym_add_to(out, p, oldroyd_rate_at(&L, sym_load(b, p)));
   }
 }
 
 /* The row buffers of the treatment at row (j, k): the clipped total solid fraction and the
  * strain rate gdot.  layout: the thread's own copy of the grid (see oldroyd_update). */
-static inline void treatment_row(const efsi_grid *layout, int nmat, double *const phi[],
-                                 const double *restrict u, const double *restrict v,
-                                 const double *restrict w, ptrdiff_t row,
-                                 double *restrict phi_row, double *restrict gdot_row)
+static inline __attribute__((always_inline)) void
+treatment_row(const efsi_grid *layout, int nmat, double *const phi[], const double *restrict u,
+              const double *restrict v, const double *restrict w, ptrdiff_t row,
+              double *restrict phi_row, double *restrict gdot_row)
 {
   const int nx = layout->n[0];
   for (int i = 0; i < nx; i++) phi_row[i] = 0.0;
@@ -66,8 +66,6 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
                            double kappa, const double *restrict u, const double *restrict v,
                            const double *restrict w, double *const b[6])
 {
-  double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
-         *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
   const double dt_kappa = dt * kappa;
   const int nx = g->n[0];
 #pragma omp parallel for
@@ -80,15 +78,8 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
       treatment_row(&layout, nmat, phi, u, v, w, row, phi_row, gdot_row);
 #pragma omp simd
       for (int i = 0; i < nx; i++) {
-        const ptrdiff_t p = row + i;
-        double B[6] = {bxx[p], byy[p], bzz[p], bxy[p], bxz[p], byz[p]};
-        treatment_apply(treatment_weight(phi_row[i], dt_kappa, gdot_row[i]), B);
-        bxx[p] = B[TXX];
-        byy[p] = B[TYY];
-        bzz[p] = B[TZZ];
-        bxy[p] = B[TXY];
-        bxz[p] = B[TXZ];
-        byz[p] = B[TYZ];
+        const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
+        sym_store(b, row + i, treatment_apply(f, sym_load(b, row + i)));
       }
     }
   }
@@ -98,10 +89,6 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
                     const double *restrict u, const double *restrict v,
                     const double *restrict w, double *const rate[6], double *const b[6])
 {
-  double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
-         *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
-  const double *restrict rxx = rate[TXX], *restrict ryy = rate[TYY], *restrict rzz = rate[TZZ],
-               *restrict rxy = rate[TXY], *restrict rxz = rate[TXZ], *restrict ryz = rate[TYZ];
   const double dt_kappa = dt * kappa;
   const int nx = g->n[0];
 #pragma omp parallel for
@@ -120,23 +107,14 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
         const ptrdiff_t p = row + i;
         const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, layout.stride,
                                                            layout.inv_h);
-        double B[6] = {bxx[p], byy[p], bzz[p], bxy[p], bxz[p], byz[p]};
-        double r[6];
-        oldroyd_rate_at(&L, B, r);
+        const sym_tensor_t B = sym_load(b, p), R = sym_load(rate, p);
+        const sym_tensor_t r = oldroyd_rate_at(&L, B);
         /* the transport, then the treatment, as the separate kernels do them */
-        B[TXX] += dt * (rxx[p] + r[TXX]);
-        B[TYY] += dt * (ryy[p] + r[TYY]);
-        B[TZZ] += dt * (rzz[p] + r[TZZ]);
-        B[TXY] += dt * (rxy[p] + r[TXY]);
-        B[TXZ] += dt * (rxz[p] + r[TXZ]);
-        B[TYZ] += dt * (ryz[p] + r[TYZ]);
-        treatment_apply(treatment_weight(phi_row[i], dt_kappa, gdot_row[i]), B);
-        bxx[p] = B[TXX];
-        byy[p] = B[TYY];
-        bzz[p] = B[TZZ];
-        bxy[p] = B[TXY];
-        bxz[p] = B[TXZ];
-        byz[p] = B[TYZ];
+        const sym_tensor_t moved = {B.xx + dt * (R.xx + r.xx), B.yy + dt * (R.yy + r.yy),
+                                    B.zz + dt * (R.zz + r.zz), B.xy + dt * (R.xy + r.xy),
+                                    B.xz + dt * (R.xz + r.xz), B.yz + dt * (R.yz + r.yz)};
+        const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
+        sym_store(b, p, treatment_apply(f, moved));
       }
     }
   }

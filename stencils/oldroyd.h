@@ -14,27 +14,43 @@
 #include "base/tensor.h"
 #include "stencils/velocity_gradient.h"
 
-/* The Oldroyd rate (L.B + B.L^T)_c at one point, c in the order of base/tensor.h, from L
- * and the six components of B: with M = L.B, L.B + B.L^T = M + M^T because B is symmetric. */
-EFSI_POINT void oldroyd_rate_at(const velocity_gradient_t *L, const double b[6], double r[6])
+/* A symmetric tensor at one point (B, or its rate), its components named as in
+ * base/tensor.h.  A struct, not an array: GCC keeps a struct's members in registers inside a
+ * vectorised point loop, where a local array stays in memory and stops the vectoriser. */
+typedef struct { double xx, yy, zz, xy, xz, yz; } sym_tensor_t;
+
+/* B at p from the six arrays b[TXX..TYZ]; stored back by sym_store. */
+EFSI_POINT sym_tensor_t sym_load(double *const b[6], ptrdiff_t p)
 {
-  const double Bxx = b[TXX], Byy = b[TYY], Bzz = b[TZZ], Bxy = b[TXY], Bxz = b[TXZ],
-               Byz = b[TYZ];
-  const double Mxx = L->xx * Bxx + L->xy * Bxy + L->xz * Bxz;
-  const double Mxy = L->xx * Bxy + L->xy * Byy + L->xz * Byz;
-  const double Mxz = L->xx * Bxz + L->xy * Byz + L->xz * Bzz;
-  const double Myx = L->yx * Bxx + L->yy * Bxy + L->yz * Bxz;
-  const double Myy = L->yx * Bxy + L->yy * Byy + L->yz * Byz;
-  const double Myz = L->yx * Bxz + L->yy * Byz + L->yz * Bzz;
-  const double Mzx = L->zx * Bxx + L->zy * Bxy + L->zz * Bxz;
-  const double Mzy = L->zx * Bxy + L->zy * Byy + L->zz * Byz;
-  const double Mzz = L->zx * Bxz + L->zy * Byz + L->zz * Bzz;
-  r[TXX] = 2.0 * Mxx;
-  r[TYY] = 2.0 * Myy;
-  r[TZZ] = 2.0 * Mzz;
-  r[TXY] = Mxy + Myx;
-  r[TXZ] = Mxz + Mzx;
-  r[TYZ] = Myz + Mzy;
+  sym_tensor_t t = {b[TXX][p], b[TYY][p], b[TZZ][p], b[TXY][p], b[TXZ][p], b[TYZ][p]};
+  return t;
+}
+
+EFSI_POINT void sym_store(double *const b[6], ptrdiff_t p, sym_tensor_t t)
+{
+  b[TXX][p] = t.xx;
+  b[TYY][p] = t.yy;
+  b[TZZ][p] = t.zz;
+  b[TXY][p] = t.xy;
+  b[TXZ][p] = t.xz;
+  b[TYZ][p] = t.yz;
+}
+
+/* The Oldroyd rate L.B + B.L^T at one point from L and B: with M = L.B,
+ * L.B + B.L^T = M + M^T because B is symmetric. */
+EFSI_POINT sym_tensor_t oldroyd_rate_at(const velocity_gradient_t *L, sym_tensor_t B)
+{
+  const double Mxx = L->xx * B.xx + L->xy * B.xy + L->xz * B.xz;
+  const double Mxy = L->xx * B.xy + L->xy * B.yy + L->xz * B.yz;
+  const double Mxz = L->xx * B.xz + L->xy * B.yz + L->xz * B.zz;
+  const double Myx = L->yx * B.xx + L->yy * B.xy + L->yz * B.xz;
+  const double Myy = L->yx * B.xy + L->yy * B.yy + L->yz * B.yz;
+  const double Myz = L->yx * B.xz + L->yy * B.yz + L->yz * B.zz;
+  const double Mzx = L->zx * B.xx + L->zy * B.xy + L->zz * B.xz;
+  const double Mzy = L->zx * B.xy + L->zy * B.yy + L->zz * B.yz;
+  const double Mzz = L->zx * B.xz + L->zy * B.yz + L->zz * B.zz;
+  sym_tensor_t r = {2.0 * Mxx, 2.0 * Myy, 2.0 * Mzz, Mxy + Myx, Mxz + Mzx, Myz + Mzy};
+  return r;
 }
 
 /* gdot^2 = 2 D:D with 2 D_ab = L_ab + L_ba: the square of the local shear rate. */
@@ -62,17 +78,14 @@ EFSI_POINT double treatment_weight(double phi, double dt_kappa, double gdot)
   return phi / (phi + dt_kappa * gdot * (1.0 - phi) + DBL_MIN);
 }
 
-/* b <- f b + (1 - f) I: f = 1 returns b bitwise, f = 0 returns I exactly, and the convex
+/* f b + (1 - f) I: f = 1 returns b bitwise, f = 0 returns I exactly, and the convex
  * combination keeps b symmetric positive definite. */
-EFSI_POINT void treatment_apply(double f, double b[6])
+EFSI_POINT sym_tensor_t treatment_apply(double f, sym_tensor_t b)
 {
   const double one_minus_f = 1.0 - f;
-  b[TXX] = f * b[TXX] + one_minus_f;
-  b[TYY] = f * b[TYY] + one_minus_f;
-  b[TZZ] = f * b[TZZ] + one_minus_f;
-  b[TXY] = b[TXY] * f;
-  b[TXZ] = b[TXZ] * f;
-  b[TYZ] = b[TYZ] * f;
+  sym_tensor_t t = {f * b.xx + one_minus_f, f * b.yy + one_minus_f, f * b.zz + one_minus_f,
+                    b.xy * f, b.xz * f, b.yz * f};
+  return t;
 }
 
 /* out[c] += (L.B + B.L^T)_c on owned cells, c in the order of base/tensor.h.  Halo needed: u, v, w width 1 (edges included); B none.

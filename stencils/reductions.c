@@ -183,3 +183,21 @@ void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restric
       }
   }
 }
+
+int field_locate(const efsi_grid *g, const double *f, int find_max, double *score, int at[3])
+{
+  int found = 0;
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++)
+      for (int i = 0; i < g->n[0]; i++) {
+        const double v = f[grid_index(g, i, j, k)];
+        if (find_max ? !(fabs(v) > *score) : isfinite(v)) continue;
+        *score = find_max ? fabs(v) : 1.0;
+        at[0] = i;
+        at[1] = j;
+        at[2] = k;
+        found = 1;
+        if (!find_max) return 1;
+      }
+  return found;
+}

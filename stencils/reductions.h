@@ -78,4 +78,10 @@ void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restric
                      const double *restrict tangential, const double u_wall[2],
                      double sum_count[2]);
 
+/* Where a field goes wrong, for the diagnosis of a blow-up (host memory): find_max = 0, the
+ * first owned point (in k, j, i order) whose value is not finite, with *score = 1;
+ * find_max = 1, the first point whose |value| is the largest and exceeds *score, which is
+ * raised to it.  Returns 1 and the local index in at[] when such a point exists. */
+int field_locate(const efsi_grid *g, const double *f, int find_max, double *score, int at[3]);
+
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/bodies.h"
+#include "src/seeding.h"
 #include "decomp/decomp.h"
 #include "tests/mpi_check.h"
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "tests/mpi_check.h"
-#include "src/shapes.h"
+#include "stencils/shapes.h"
 
 static const double pi = 3.14159265358979323846;
 

@@ -3,7 +3,7 @@
  * set is the cell surface z = +-(R/2) sqrt(1-s) P(s) (P > 0 on [0, 1], F > 0 for s > 1).
  * Ellipsoid: k0 = |x/a|, inside when k0 < 1.  Volumes in closed form:
  * V_rbc = pi R^3 (2 c0/3 + 4 c1/15 + 16 c2/105), V_ellipsoid = 4/3 pi a b c. */
-#include "src/shapes.h"
+#include "stencils/shapes.h"
 
 #include <math.h>
 #include <stddef.h>

@@ -1,11 +1,10 @@
-/* Seeding and initial volume fractions of the bodies.  One lattice of sites, each sized for
+/* Seeding of the bodies.  One lattice of sites, each sized for
  * the largest body (its exclusion box: the bounding cube for random orientation, the
  * bounding box for an aligned one), tiles the region; a site holds one body of the largest
  * family or a sub-lattice of slots of a smaller one.  Body l of family f sits in slot
  * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
- * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  phi_m = the fraction of
- * a cell's sub-cell samples inside the bodies of material m. */
-#include "src/bodies.h"
+ * (seed, f, l); it never leaves its slot, so bodies cannot overlap. */
+#include "src/seeding.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -13,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "src/random.h"
 
 static const double pi = 3.14159265358979323846;
 
@@ -25,27 +26,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
   if (err && errlen) vsnprintf(err, errlen, fmt, ap);
   va_end(ap);
   return 1;
-}
-
-/* ---- counter-based random numbers (splitmix64) ---------------------------------------- */
-
-static uint64_t mix64(uint64_t z)
-{
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-static double next_uniform(uint64_t *state)
-{
-  *state += 0x9E3779B97F4A7C15ull;
-  return (double)(mix64(*state) >> 11) * 0x1.0p-53;    /* [0, 1) */
-}
-
-/* The stream of body l of family f: any rank computes it alone. */
-static uint64_t body_stream(unsigned long seed, int f, long l)
-{
-  return mix64(mix64(mix64((uint64_t)seed) ^ (uint64_t)(f + 1)) ^ (uint64_t)l);
 }
 
 /* ---- keys for messages --------------------------------------------------------------- */
@@ -62,8 +42,6 @@ static void family_key(const efsi_body_family *f, char *key, size_t len)
   const char *what = f->count > 0 ? "count" : f->kind == BODY_RBC ? "hematocrit" : "fraction";
   snprintf(key, len, "%s.%s", shape_name(f->kind), what);
 }
-
-/* ---- the lattice plan: a pure function of the input, identical on every rank ---------- */
 
 typedef struct {
   int nfam;
@@ -250,12 +228,11 @@ static void region_text(const efsi_seeding *s, char *text, size_t len)
     snprintf(text, len, "the %g x %g x %g box", s->length[0], s->length[1], s->length[2]);
 }
 
-/* Counts, site geometry, and the lattice with the largest free displacement of a site's
- * largest body (fewest sites on a tie) among those with enough valid sites. */
-static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
-                        lattice *L, char *err, size_t errlen)
+/* The bodies of each family (from the count, or the fraction of the region), their ids
+ * and exclusion boxes. */
+static int plan_counts(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
+                       lattice *L, char *err, size_t errlen)
 {
-  memset(L, 0, sizeof *L);
   if (check_seeding(s, err, errlen)) return 1;
   if (nfam < 0 || nfam > EFSI_MAX_FAMILIES)
     return fail(err, errlen, "at most %d body families", EFSI_MAX_FAMILIES);
@@ -275,10 +252,17 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
     L->seeded += L->count[f];
     family_half_extents(&fam[f], L->half[f]);
   }
-  if (L->seeded == 0) return 0;
+  return 0;
+}
 
+/* A site's size (the largest exclusion box), the slots per site of every family, and the
+ * region the lattice tiles (the box less one cell at walls, or the lumen's square); most[d]
+ * sites fit along d.  widest[d] is the family that sets the site's size along d. */
+static int plan_region(const efsi_seeding *s, const efsi_body_family *fam, lattice *L,
+                       int most[3], char *err, size_t errlen)
+{
   int widest[3] = {0, 0, 0};
-  for (int f = 0; f < nfam; f++) {
+  for (int f = 0; f < L->nfam; f++) {
     if (L->count[f] == 0) continue;
     L->rmax = fmax(L->rmax, shape_bounding_radius(fam[f].kind, fam[f].size));
     for (int d = 0; d < 3; d++)
@@ -287,12 +271,11 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
         widest[d] = f;
       }
   }
-  for (int f = 0; f < nfam; f++)
+  for (int f = 0; f < L->nfam; f++)
     for (int d = 0; d < 3; d++) {
       const double k = floor(L->emax[d] / L->half[f][d]);
       L->slots[f][d] = k < 1 ? 1 : k > 16 ? 16 : (int)k;
     }
-
   L->lumen = s->vessel;
   for (int d = 0; d < 3; d++) {
     const double h = s->length[d] / s->cells[d];
@@ -311,7 +294,6 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
     }
   }
   static const char axis_name[3] = {'x', 'y', 'z'};
-  int most[3];
   for (int d = 0; d < 3; d++) {
     if (!(L->usable[d] >= 2 * L->emax[d])) {
       const int f = widest[d];
@@ -329,23 +311,28 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
     const double m = floor(L->usable[d] / (2 * L->emax[d]));
     most[d] = m > 1e6 ? 1000000 : (int)m;
   }
+  return 0;
+}
 
-  /* The family blamed when nothing fits: the first in use. */
-  int blamed = 0;
-  while (L->count[blamed] == 0) blamed++;
+/* Among the lattices of ny x nz sites across and as many along x as needed, the one with
+ * the largest free displacement of a site's largest body (fewest sites on a tie) among
+ * those with enough valid sites.  *at_most: the most bodies of family `blamed` any lattice
+ * holds with the other families kept (for the refusal's message). */
+static void plan_search(const efsi_body_family *fam, lattice *L, const int most[3],
+                        int blamed, long *at_most)
+{
   double best = -1;
-  long at_most = 0;
+  *at_most = 0;
   for (int nz = 1; nz <= most[2]; nz++)
     for (int ny = 1; ny <= most[1]; ny++) {
       long per_site[EFSI_MAX_FAMILIES];
       const long cross = cross_sites(L, fam, ny, nz, per_site);
       if (cross == 0) continue;
-      /* With the other families kept, the most bodies of the blamed one. */
       const long count = L->count[blamed];
       L->count[blamed] = 0;
       const long room = cross * most[0] - sites_needed(L, per_site);
       L->count[blamed] = count;
-      if (room * per_site[blamed] > at_most) at_most = room * per_site[blamed];
+      if (room * per_site[blamed] > *at_most) *at_most = room * per_site[blamed];
       const long needed = sites_needed(L, per_site);
       const long nx = (needed + cross - 1) / cross;
       if (nx > most[0]) continue;
@@ -361,9 +348,42 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
         L->n[2] = nz;
         L->valid = sites;
         for (int d = 0; d < 3; d++) L->spacing[d] = spacing[d];
-        for (int f = 0; f < nfam; f++) L->per_site[f] = per_site[f];
+        for (int f = 0; f < L->nfam; f++) L->per_site[f] = per_site[f];
       }
     }
+}
+
+/* Each family's range of sites, and the permutation that spreads the families' sites over
+ * the lattice: q = (mult t + shift) mod needed, mult coprime to needed. */
+static void plan_sites(const efsi_seeding *s, lattice *L)
+{
+  for (int f = 0; f < L->nfam; f++) {
+    L->sites_of[f] = L->count[f] > 0 ? (L->count[f] + L->per_site[f] - 1) / L->per_site[f] : 0;
+    L->first_site[f] = L->needed;
+    L->needed += L->sites_of[f];
+  }
+  L->mult = 1;
+  if (L->needed > 1) {
+    L->mult = (long)(0.6180339887498949 * L->needed);
+    while (L->mult < 1 || gcd(L->mult, L->needed) != 1) L->mult++;
+  }
+  L->shift = (long)(random_mix64((uint64_t)s->seed ^ 0x5EEDull) % (uint64_t)L->needed);
+}
+
+/* The lattice plan: a pure function of the input, identical on every rank. */
+static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
+                        lattice *L, char *err, size_t errlen)
+{
+  memset(L, 0, sizeof *L);
+  int most[3];
+  if (plan_counts(s, fam, nfam, L, err, errlen)) return 1;
+  if (L->seeded == 0) return 0;
+  if (plan_region(s, fam, L, most, err, errlen)) return 1;
+  /* The family blamed when nothing fits: the first in use. */
+  int blamed = 0;
+  while (L->count[blamed] == 0) blamed++;
+  long at_most;
+  plan_search(fam, L, most, blamed, &at_most);
   if (L->valid == 0) {
     char key[64], region[128];
     const efsi_body_family *b = &fam[blamed];
@@ -374,19 +394,9 @@ static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int 
                   "seeding in %s", key, b->count, at_most, region);
     return fail(err, errlen, "%s = %g cannot be placed: at most %.3g with this lattice "
                 "seeding in %s", key, b->fraction,
-                at_most * shape_volume(b->kind, b->size) / volume, region);
+                at_most * shape_volume(b->kind, b->size) / region_volume(s), region);
   }
-  for (int f = 0; f < nfam; f++) {
-    L->sites_of[f] = L->count[f] > 0 ? (L->count[f] + L->per_site[f] - 1) / L->per_site[f] : 0;
-    L->first_site[f] = L->needed;
-    L->needed += L->sites_of[f];
-  }
-  L->mult = 1;
-  if (L->needed > 1) {
-    L->mult = (long)(0.6180339887498949 * L->needed);
-    while (L->mult < 1 || gcd(L->mult, L->needed) != 1) L->mult++;
-  }
-  L->shift = (long)(mix64((uint64_t)s->seed ^ 0x5EEDull) % (uint64_t)L->needed);
+  plan_sites(s, L);
   return 0;
 }
 
@@ -410,15 +420,15 @@ static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
     centre[d] = L->origin[d] + (site[d] + (slot[d] + 0.5) / L->slots[f][d]) * L->spacing[d];
     dmax[d] = slot_freedom(L, f, d, L->spacing[d]);
   }
-  uint64_t st = body_stream(seed, f, l);
+  uint64_t st = random_stream(seed, f, l);
   b->id = L->first_id[f] + l;
   b->kind = F->kind;
   b->material = F->material;
   memcpy(b->size, F->size, sizeof b->size);
   if (F->orientation == 0) {
     /* Uniform random rotation (Shoemake's unit quaternion). */
-    const double u1 = next_uniform(&st), u2 = 2 * pi * next_uniform(&st),
-                 u3 = 2 * pi * next_uniform(&st);
+    const double u1 = random_uniform(&st), u2 = 2 * pi * random_uniform(&st),
+                 u3 = 2 * pi * random_uniform(&st);
     const double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2), z = sqrt(u1) * sin(u3),
                  w = sqrt(u1) * cos(u3);
     const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
@@ -437,7 +447,7 @@ static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
   }
   for (int attempt = 0; attempt < 256; attempt++) {
     double t[3];
-    for (int d = 0; d < 3; d++) t[d] = (2 * next_uniform(&st) - 1) * dmax[d];
+    for (int d = 0; d < 3; d++) t[d] = (2 * random_uniform(&st) - 1) * dmax[d];
     if (!L->lumen || fits_lumen(L, fam, f, centre[1] + t[1] - L->axis[0],
                                 centre[2] + t[2] - L->axis[1])) {
       memcpy(u, t, sizeof u);
@@ -654,139 +664,4 @@ int bodies_seed(const efsi_seeding *s, const efsi_body_family *f, int nfam,
     if (check_single(&L, s, f, singles, j, err, errlen)) return 1;
   *total = L.seeded + nsingle;
   return 0;
-}
-
-/* ---- volume fractions ---------------------------------------------------------------- */
-
-static double min_spacing(const efsi_grid *g) { return fmin(g->h[0], fmin(g->h[1], g->h[2])); }
-
-double bodies_reach(const efsi_grid *g, double interface_width)
-{
-  return interface_width > 0 ? 5 * interface_width * min_spacing(g) : 0.0;
-}
-
-/* Fraction of a cell inside a body: the 8 corners and a distance estimate at the centre
- * decide cells wholly in or out; cut cells take n^3 midpoint samples.  pb = the cell
- * centre in the body frame, edge[d] = the cell's edge along lab axis d, in the body frame. */
-static double cut_fraction(const efsi_body *b, const double pb[3], const double edge[3][3],
-                           double half_diagonal)
-{
-  int inside = 0;
-  for (int corner = 0; corner < 8; corner++) {
-    double x[3];
-    for (int e = 0; e < 3; e++)
-      x[e] = pb[e] + ((corner & 1) - 0.5) * edge[0][e] + (((corner >> 1) & 1) - 0.5) * edge[1][e] +
-             (((corner >> 2) & 1) - 0.5) * edge[2][e];
-    inside += shape_inside(b->kind, b->size, x);
-  }
-  if ((inside == 0 || inside == 8) && fabs(shape_distance(b->kind, b->size, pb)) >= half_diagonal)
-    return inside == 8;
-  const int n = BODIES_SUBCELL;
-  long count = 0;
-  for (int c = 0; c < n; c++)
-    for (int bb = 0; bb < n; bb++)
-      for (int a = 0; a < n; a++) {
-        const double t[3] = {(a + 0.5) / n - 0.5, (bb + 0.5) / n - 0.5, (c + 0.5) / n - 0.5};
-        double x[3];
-        for (int e = 0; e < 3; e++)
-          x[e] = pb[e] + t[0] * edge[0][e] + t[1] * edge[1][e] + t[2] * edge[2][e];
-        count += shape_inside(b->kind, b->size, x);
-      }
-  return (double)count / ((double)n * n * n);
-}
-
-static int by_id(const void *pa, const void *pb)
-{
-  const efsi_body *a = *(const efsi_body *const *)pa, *b = *(const efsi_body *const *)pb;
-  if (a->id != b->id) return a->id < b->id ? -1 : 1;
-  for (int d = 0; d < 3; d++)
-    if (a->center[d] != b->center[d]) return a->center[d] < b->center[d] ? -1 : 1;
-  return 0;
-}
-
-int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
-                           double interface_width, double *const phi[])
-{
-  const efsi_body **order = malloc((size_t)(n > 0 ? n : 1) * sizeof *order);
-  if (!order) return 1;
-  for (long m = 0; m < n; m++) order[m] = &b[m];
-  qsort(order, (size_t)n, sizeof *order, by_id);
-  const double eps = 0.5 * interface_width * min_spacing(g);
-  const double reach = bodies_reach(g, interface_width);
-  const double half_diagonal = 0.5 * sqrt(g->h[0] * g->h[0] + g->h[1] * g->h[1] +
-                                          g->h[2] * g->h[2]);
-  for (long m = 0; m < n; m++) {
-    const efsi_body *body = order[m];
-    const double r = shape_bounding_radius(body->kind, body->size);
-    int first[3], last[3], empty = 0;
-    for (int d = 0; d < 3; d++) {
-      const double lo = (body->center[d] - r - reach) * g->inv_h[d] - g->offset[d];
-      const double hi = (body->center[d] + r + reach) * g->inv_h[d] - g->offset[d];
-      first[d] = lo < 0 ? 0 : (int)fmin(floor(lo), g->n[d]);
-      last[d] = hi >= g->n[d] ? g->n[d] - 1 : (int)fmax(floor(hi), -1);
-      empty |= first[d] > last[d];
-    }
-    if (empty) continue;
-    double edge[3][3];                 /* edge[d] = frame . (h_d e_d) */
-    for (int d = 0; d < 3; d++)
-      for (int e = 0; e < 3; e++) edge[d][e] = body->frame[e][d] * g->h[d];
-    double *restrict ph = phi[body->material];
-#pragma omp parallel for
-    for (int k = first[2]; k <= last[2]; k++)
-      for (int j = first[1]; j <= last[1]; j++)
-        for (int i = first[0]; i <= last[0]; i++) {
-          const int at[3] = {i, j, k};
-          double p[3], pb[3];
-          for (int d = 0; d < 3; d++)
-            p[d] = (g->offset[d] + at[d] + 0.5) * g->h[d] - body->center[d];
-          if (sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) > r + reach + half_diagonal) continue;
-          for (int e = 0; e < 3; e++)
-            pb[e] = body->frame[e][0] * p[0] + body->frame[e][1] * p[1] + body->frame[e][2] * p[2];
-          const double value = interface_width > 0
-              ? 0.5 * (1 - tanh(shape_distance(body->kind, body->size, pb) / eps))
-              : cut_fraction(body, pb, edge, half_diagonal);
-          if (value > 0) {
-            const ptrdiff_t idx = grid_index(g, i, j, k);
-            ph[idx] = fmin(1.0, ph[idx] + value);
-          }
-        }
-  }
-  free(order);
-  return 0;
-}
-
-/* Fraction of the y-z square [y0, y1] x [z0, z1] (relative to the axis) outside radius R:
- * exact when the square is wholly in or out (the disc is convex), else n^2 samples. */
-static double outside_fraction(double y0, double y1, double z0, double z1, double R)
-{
-  const double ny = y0 > 0 ? y0 : y1 < 0 ? y1 : 0, nz = z0 > 0 ? z0 : z1 < 0 ? z1 : 0;
-  const double fy = fmax(fabs(y0), fabs(y1)), fz = fmax(fabs(z0), fabs(z1));
-  if (fy * fy + fz * fz <= R * R) return 0;
-  if (ny * ny + nz * nz >= R * R) return 1;
-  const int n = VESSEL_SUBCELL;
-  long count = 0;
-  for (int b = 0; b < n; b++)
-    for (int a = 0; a < n; a++) {
-      const double y = y0 + (a + 0.5) / n * (y1 - y0), z = z0 + (b + 0.5) / n * (z1 - z0);
-      count += y * y + z * z > R * R;
-    }
-  return (double)count / ((double)n * n);
-}
-
-void vessel_volume_fraction(const efsi_grid *g, double diameter, double interface_width,
-                            double *phi)
-{
-  const double R = 0.5 * diameter, eps = 0.5 * interface_width * min_spacing(g);
-  const double yc = 0.5 * g->length[1], zc = 0.5 * g->length[2];
-#pragma omp parallel for
-  for (int k = 0; k < g->n[2]; k++)
-    for (int j = 0; j < g->n[1]; j++) {
-      const double y0 = (g->offset[1] + j) * g->h[1] - yc, z0 = (g->offset[2] + k) * g->h[2] - zc;
-      const double y1 = y0 + g->h[1], z1 = z0 + g->h[2];
-      const double value = interface_width > 0
-          ? 0.5 * (1 + tanh((hypot(0.5 * (y0 + y1), 0.5 * (z0 + z1)) - R) / eps))
-          : outside_fraction(y0, y1, z0, z1, R);
-      double *restrict row = phi + grid_index(g, 0, j, k);
-      for (int i = 0; i < g->n[0]; i++) row[i] = value;
-    }
 }

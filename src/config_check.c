@@ -1,0 +1,142 @@
+/* The checks that relate several keys of the case file, made once the file and the --set
+ * overrides are read (see config_check.h).  Bodies that do not fit or overlap are refused by
+ * the seeding, which knows the geometry; the process grid against the grid by
+ * config_validate_ranks, which knows the number of ranks. */
+#include "src/config_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/grid.h"
+#include "src/config_keys.h"
+#include "src/materials.h"
+
+
+/* A section is in use when any of its keys is given; then its required keys must be. */
+static void require(parse_state *s, const char *section, const char *const *keys, int n,
+                    const char *why)
+{
+  for (int k = 0; k < n; k++)
+    if (!config_given(s, section, keys[k])) {
+      config_fail(s, section, keys[k], "required key is missing (%s)", why);
+    }
+}
+
+static int section_used(const parse_state *s, const char *section)
+{
+  for (int k = 0; k < config_key_count; k++)
+    if (strcmp(config_keys[k].section, section) == 0 && config_given(s, section, config_keys[k].name))
+      return 1;
+  return 0;
+}
+
+/* The solid's keys that depend on each other (bodies that do not fit or overlap are
+ * refused by the seeding, which knows the geometry). */
+static void check_solid(parse_state *s)
+{
+  const efsi_config *c = config_of(s);
+  if (config_given(s, "rbc", "count") && config_given(s, "rbc", "hematocrit"))
+    config_fail(s, "rbc", "hematocrit", "give rbc.count or rbc.hematocrit, not both");
+  if (config_given(s, "platelet", "count") && config_given(s, "platelet", "fraction"))
+    config_fail(s, "platelet", "fraction", "give platelet.count or platelet.fraction, not both");
+  if ((c->platelet_count > 0 || c->platelet_fraction > 0) && !config_given(s, "platelet", "modulus"))
+    config_fail(s, "platelet", "modulus", "required key is missing (the platelets' shear modulus)");
+  static const char *const sphere_keys[] = {"center", "radius", "modulus"};
+  if (section_used(s, "sphere")) require(s, "sphere", sphere_keys, 3, "[sphere] is in use");
+  static const char *const ellipsoid_keys[] = {"center", "semi_axes", "modulus"};
+  if (section_used(s, "ellipsoid"))
+    require(s, "ellipsoid", ellipsoid_keys, 3, "[ellipsoid] is in use");
+  if (c->vessel_shape == VESSEL_TUBE) {
+    static const char *const vessel_keys[] = {"diameter", "modulus"};
+    require(s, "vessel", vessel_keys, 2, "vessel.shape = tube");
+    if (c->boundary[1] != BOUNDARY_WALL || c->boundary[2] != BOUNDARY_WALL)
+      config_fail(s, "vessel", "shape", "a tube is anchored by the box walls: set boundary.y = wall and boundary.z = wall");
+    const double room = fmin(c->length[1], c->length[2]);
+    if (config_given(s, "vessel", "diameter") && c->vessel_diameter >= room)
+      config_fail(s, "vessel", "diameter", "%g leaves no wall inside the %g x %g cross-section (must be < %g)",
+           c->vessel_diameter, c->length[1], c->length[2], room);
+  } else if (config_given(s, "vessel", "diameter") || config_given(s, "vessel", "modulus")) {
+    config_fail(s, "vessel", "shape", "vessel.diameter/modulus given, but vessel.shape is none (set vessel.shape = tube)");
+  }
+  if (config_given(s, "voxels", "file") || config_given(s, "voxels", "modulus")) {
+    static const char *const voxel_keys[] = {"file", "modulus"};
+    require(s, "voxels", voxel_keys, 2, "[voxels] is in use");
+    if (c->voxels_variable == VOXELS_PHI && c->voxels_moduli > 1)
+      config_fail(s, "voxels", "modulus", "voxels.variable = phi is one material: give one modulus, got %d", c->voxels_moduli);
+  }
+  efsi_materials materials;
+  if (materials_of_case(c, &materials) > EFSI_MAX_MATERIALS)
+    config_fail(s, "voxels", "modulus", "the case uses more than %d materials", EFSI_MAX_MATERIALS);
+}
+
+void config_check(parse_state *s)
+{
+  const efsi_config *c = config_of(s);
+  static const char *const required[] = {"cells", "length"};
+  for (int m = 0; m < 2; m++)
+    if (!config_given(s, "grid", required[m]))
+      config_fail(s, "grid", required[m], "required key is missing (%s)",
+                  config_keys[config_key_find("grid", required[m])].expected);
+  if (c->steps < 0 && c->end_time < 0)
+    config_fail(s, "time", "steps",
+                "required key is missing: give time.steps or time.end_time (or both)");
+  const int bulk_given = config_given(s, "drive", "bulk_velocity");
+  if (c->drive_mode == DRIVE_FLOWRATE && !bulk_given)
+    config_fail(s, "drive", "bulk_velocity",
+                "required key is missing (drive.mode = flowrate holds this bulk velocity in x)");
+  if (c->drive_mode == DRIVE_PRESSURE && bulk_given)
+    config_fail(s, "drive", "bulk_velocity", "given, but drive.mode is pressure (it is used "
+                "only with drive.mode = flowrate)");
+  static const char *const axis = "xyz", *const side[2] = {"lo", "hi"};
+  for (int d = 1; d < 3; d++) {
+    for (int h = 0; h < 2; h++) {
+      char name[16];
+      snprintf(name, sizeof name, "%c_%s_u", axis[d], side[h]);
+      if (c->boundary[d] == BOUNDARY_PERIODIC && c->wall_u[d][h] != 0)
+        config_fail(s, "boundary", name,
+                    "wall speed %g given, but boundary.%c is periodic (no wall to move)",
+                    c->wall_u[d][h], axis[d]);
+    }
+  }
+  /* WENO5 reads three cells on either side; the halo and wall layers are three deep */
+  for (int d = 0; d < 3; d++)
+    if (c->cells[d] < EFSI_HALO)
+      config_fail(s, "grid", "cells",
+                  "%c needs at least %d cells (the WENO5 stencil's halo width), got %d", axis[d],
+           EFSI_HALO, c->cells[d]);
+  check_solid(s);
+}
+
+int config_validate_ranks(const efsi_config *c, int nranks, char *err, size_t errlen)
+{
+  const char *where = config_where(c, "grid.ranks");
+  static const char axis[] = "xyz";
+  long given = 1;
+  int all_given = 1;
+  for (int d = 0; d < 3; d++) {
+    if (c->ranks[d] == 0) {
+      all_given = 0;
+      continue;
+    }
+    given *= c->ranks[d];
+    if (c->cells[d] % c->ranks[d] != 0) {
+      snprintf(err, errlen, "%s: grid.ranks: %d ranks in %c do not divide the %d cells in %c "
+               "(each factor must divide its grid.cells entry)",
+               where, c->ranks[d], axis[d], c->cells[d], axis[d]);
+      return 1;
+    }
+  }
+  if (all_given && given != nranks) {
+    snprintf(err, errlen, "%s: grid.ranks: %d x %d x %d = %ld ranks, but the run has %d "
+             "(the product must equal the number of MPI ranks)",
+             where, c->ranks[0], c->ranks[1], c->ranks[2], given, nranks);
+    return 1;
+  }
+  if (!all_given && nranks % given != 0) {
+    snprintf(err, errlen, "%s: grid.ranks: the given factors multiply to %ld, which does not "
+             "divide the %d ranks of the run", where, given, nranks);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,153 @@
+/* The key schema of the case file and its defaults (see config_keys.h). */
+#include "src/config_keys.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/config.h"
+
+static const char *const boundary_words[] = {"periodic", "wall", NULL};
+static const char *const drive_words[] = {"pressure", "flowrate", NULL};
+static const char *const pressure_words[] = {"acm", "smac", NULL};
+static const char *const flow_words[] = {"rest", "taylor-green", NULL};
+static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
+static const char *const vessel_words[] = {"none", "tube", NULL};
+static const char *const voxel_words[] = {"phi", "label", NULL};
+
+#define FIELD(f) offsetof(efsi_config, f)
+#define ANY -HUGE_VAL, HUGE_VAL, 0
+
+const key_spec config_keys[] = {
+  {"case", "name", KIND_NAME, FIELD(name), 1, ANY, NULL,
+   "a label of letters, digits and . _ - + (at most 127 characters)"},
+  {"grid", "cells", KIND_INTS, FIELD(cells), 3, 1, INT_MAX, 0, NULL,
+   "three positive integers"},
+  {"grid", "length", KIND_DOUBLES, FIELD(length), 3, 0, HUGE_VAL, 1, NULL,
+   "three positive numbers"},
+  {"grid", "ranks", KIND_INTS, FIELD(ranks), 3, 0, INT_MAX, 0, NULL,
+   "three integers >= 0 (0 = chosen by efsi)"},
+  {"boundary", "y", KIND_WORD, FIELD(boundary[1]), 1, ANY, boundary_words,
+   "wall or periodic"},
+  {"boundary", "z", KIND_WORD, FIELD(boundary[2]), 1, ANY, boundary_words,
+   "wall or periodic"},
+  {"boundary", "y_lo_u", KIND_DOUBLES, FIELD(wall_u[1][0]), 1, ANY, NULL, "a number"},
+  {"boundary", "y_hi_u", KIND_DOUBLES, FIELD(wall_u[1][1]), 1, ANY, NULL, "a number"},
+  {"boundary", "z_lo_u", KIND_DOUBLES, FIELD(wall_u[2][0]), 1, ANY, NULL, "a number"},
+  {"boundary", "z_hi_u", KIND_DOUBLES, FIELD(wall_u[2][1]), 1, ANY, NULL, "a number"},
+  {"boundary", "wall_omega", KIND_DOUBLES, FIELD(wall_omega), 1, ANY, NULL, "a number"},
+  {"fluid", "density", KIND_DOUBLES, FIELD(density), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"fluid", "viscosity", KIND_DOUBLES, FIELD(viscosity), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"drive", "mode", KIND_WORD, FIELD(drive_mode), 1, ANY, drive_words,
+   "pressure or flowrate"},
+  {"drive", "pressure_gradient", KIND_DOUBLES, FIELD(pressure_gradient), 1, ANY, NULL,
+   "a number"},
+  {"drive", "bulk_velocity", KIND_DOUBLES, FIELD(bulk_velocity), 1, ANY, NULL, "a number"},
+  {"pressure", "method", KIND_WORD, FIELD(pressure_method), 1, ANY, pressure_words,
+   "acm or smac"},
+  {"time", "dt", KIND_DT, FIELD(dt), 1, 0, HUGE_VAL, 1, NULL, "auto or a number > 0"},
+  {"time", "safety", KIND_DOUBLES, FIELD(safety), 1, 0, 1, 1, NULL, "a number in (0, 1]"},
+  {"time", "unsafe", KIND_BOOL, FIELD(unsafe), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
+  {"time", "steps", KIND_LONG, FIELD(steps), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
+  {"time", "end_time", KIND_DOUBLES, FIELD(end_time), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
+  {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
+   "a number >= 0 (cells)"},
+  {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest or taylor-green"},
+  {"init", "flow_amplitude", KIND_DOUBLES, FIELD(flow_amplitude), 1, ANY, NULL, "a number"},
+  {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, 0, HUGE_VAL, 0, NULL,
+   "an integer >= 0 (0 = at the end only)"},
+  {"output", "diagnostics_every", KIND_LONG, FIELD(diagnostics_every), 1, 0, HUGE_VAL, 0,
+   NULL, "an integer >= 0 (0 = at the end only)"},
+  {"output", "restart_every", KIND_LONG, FIELD(restart_every), 1, 0, HUGE_VAL, 0, NULL,
+   "an integer >= 0 (0 = at the end only)"},
+  {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
+   "a number >= 0 (0 = not given)"},
+  {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
+  {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
+  {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
+  {"rbc", "hematocrit", KIND_DOUBLES, FIELD(rbc_hematocrit), 1, 0, 1, 0, NULL,
+   "a volume fraction in [0, 1]"},
+  {"rbc", "diameter", KIND_DOUBLES, FIELD(rbc_diameter), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"rbc", "modulus", KIND_DOUBLES, FIELD(rbc_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
+   "random, x, y or z"},
+  {"platelet", "count", KIND_LONG, FIELD(platelet_count), 1, 0, HUGE_VAL, 0, NULL,
+   "an integer >= 0"},
+  {"platelet", "fraction", KIND_DOUBLES, FIELD(platelet_fraction), 1, 0, 1, 0, NULL,
+   "a volume fraction in [0, 1]"},
+  {"platelet", "semi_axes", KIND_DOUBLES, FIELD(platelet_semi_axes), 3, 0, HUGE_VAL, 1, NULL,
+   "three numbers > 0"},
+  {"platelet", "modulus", KIND_DOUBLES, FIELD(platelet_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"platelet", "orientation", KIND_WORD, FIELD(platelet_orientation), 1, ANY,
+   orientation_words, "random, x, y or z"},
+  {"sphere", "center", KIND_DOUBLES, FIELD(sphere_center), 3, ANY, NULL, "three numbers"},
+  {"sphere", "radius", KIND_DOUBLES, FIELD(sphere_radius), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"sphere", "modulus", KIND_DOUBLES, FIELD(sphere_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"ellipsoid", "center", KIND_DOUBLES, FIELD(ellipsoid_center), 3, ANY, NULL,
+   "three numbers"},
+  {"ellipsoid", "semi_axes", KIND_DOUBLES, FIELD(ellipsoid_semi_axes), 3, 0, HUGE_VAL, 1,
+   NULL, "three numbers > 0"},
+  {"ellipsoid", "modulus", KIND_DOUBLES, FIELD(ellipsoid_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"vessel", "shape", KIND_WORD, FIELD(vessel_shape), 1, ANY, vessel_words, "none or tube"},
+  {"vessel", "diameter", KIND_DOUBLES, FIELD(vessel_diameter), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0"},
+  {"vessel", "modulus", KIND_DOUBLES, FIELD(vessel_modulus), 1, 0, HUGE_VAL, 1, NULL,
+   "a shear modulus > 0"},
+  {"voxels", "file", KIND_PATH, FIELD(voxels_file), 1, ANY, NULL, "a NetCDF file name"},
+  {"voxels", "variable", KIND_WORD, FIELD(voxels_variable), 1, ANY, voxel_words,
+   "phi or label"},
+  {"voxels", "modulus", KIND_LIST, FIELD(voxels_modulus), EFSI_MAX_MATERIALS - 1, 0,
+   HUGE_VAL, 1, NULL, "1 to 7 shear moduli > 0 (one per label)"},
+};
+
+const int config_key_count = sizeof config_keys / sizeof config_keys[0];
+
+int config_key_find(const char *section, const char *name)
+{
+  for (int k = 0; k < config_key_count; k++)
+    if (strcmp(config_keys[k].section, section) == 0 && strcmp(config_keys[k].name, name) == 0)
+      return k;
+  return -1;
+}
+
+void config_defaults(efsi_config *c)
+{
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "case");
+  c->boundary[0] = BOUNDARY_PERIODIC;
+  c->boundary[1] = BOUNDARY_WALL;
+  c->boundary[2] = BOUNDARY_PERIODIC;
+  c->density = 1;
+  c->viscosity = 1;
+  c->drive_mode = DRIVE_PRESSURE;
+  c->pressure_method = PRESSURE_ACM;
+  c->dt_auto = 1;
+  c->safety = 0.5;
+  c->steps = -1;
+  c->end_time = -1;
+  c->seed = 1;
+  c->init_flow = INIT_REST;
+  c->flow_amplitude = 1;
+  c->diagnostics_every = 10;
+  c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
+  c->rbc_diameter = 8;
+  c->rbc_modulus = 2e-2;
+  c->platelet_semi_axes[0] = 1;
+  c->platelet_semi_axes[1] = 1;
+  c->platelet_semi_axes[2] = 0.8;
+}
+
