@@ -107,7 +107,7 @@ def integral_0_inf(f, scale):
     s = scale (1/u^2 - 1), u in (0, 1], and 96-point Gauss-Legendre in u.  For the
     integrands of the ellipsoid (rational in s times Delta(s)^-1) and scale = the smallest
     a_i^2 the mapped integrand is smooth on [0, 1] with its singularities off the real axis;
-    agreement with Carlson's R_D is ~1e-15 for axis ratios up to 10 (tests/test_roscoe.sh)."""
+    agreement with Carlson's R_D is ~1e-15 for axis ratios up to 25 (tests/test_roscoe.sh)."""
     u = _GL_U
     s = scale * (1.0 / (u * u) - 1.0)
     return float(np.sum(_GL_W * f(s) * 2.0 * scale / (u * u * u)))
