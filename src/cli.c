@@ -1,4 +1,4 @@
-/* The command line of efsi (DESIGN.md section 8) read by a plain loop over argv: each
+/* The command line of efsi (docs/building.md, "Running") read by a plain loop over argv: each
  * option either stands alone (--check) or takes the next argument or its own "=VALUE"
  * (--set=a.b=1); the first argument that is not an option is the case file; "--" ends
  * the options.  Also the whole-file reader the driver uses for the case file. */

@@ -57,7 +57,7 @@ typedef struct {
   int overlap;                   /* performance.overlap: halo exchanges under work */
   int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
 
-  /* The solid (DESIGN.md sections 1 and 5); a body family with count and fraction 0, a
+  /* The solid (docs/case-file.md, "The solid"); a body family with count and fraction 0, a
    * sphere with radius 0, an ellipsoid with semi-axes 0 and an empty voxels.file are
    * absent. */
   long rbc_count;                /* rbc.count */

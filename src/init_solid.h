@@ -1,4 +1,4 @@
-/* Initial state of the solid (DESIGN.md section 5): the body families (rbc, platelet) and
+/* Initial state of the solid (docs/bodies.md): the body families (rbc, platelet) and
  * single bodies (sphere, ellipsoid) of the case, the vessel wall and the voxel geometry,
  * turned into the volume fraction of each material; B = I; one tracer per body at its
  * centroid. */

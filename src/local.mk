@@ -1,5 +1,9 @@
+# src/: the program (docs/architecture.md): driver, case file, solver state, the time step,
+# seeding, tracers.
 libefsi_a_SOURCES += src/state.c src/state.h src/materials.c src/materials.h \
-  src/config.h src/timers.c src/timers.h src/timestep.c src/timestep.h \
-  src/solver.c src/solver.h src/init.c src/init.h \
-  src/diagnose.c src/diagnose.h src/report.c src/report.h src/run.c src/run.h \
-  src/solid.c src/solid.h src/init_solid.c src/init_solid.h
+  src/config.h src/config.c src/config_keys.c src/config_keys.h src/config_check.c \
+  src/config_check.h src/cli.c src/cli.h src/timers.c src/timers.h src/timestep.c \
+  src/timestep.h src/solver.c src/solver.h src/init.c src/init.h src/diagnose.c \
+  src/diagnose.h src/report.c src/report.h src/run.c src/run.h src/solid.c src/solid.h \
+  src/init_solid.c src/init_solid.h src/random.c src/random.h src/seeding.c src/seeding.h \
+  src/tracers.c src/tracers.h

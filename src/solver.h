@@ -81,8 +81,8 @@ void solver_move_tracers(efsi_solver *sv, efsi_tracers *t);
 /* Move the exchange in flight on sv->halo to its next direction (timed as halo exchange). */
 void solver_advance_exchange(efsi_solver *sv);
 
-/* (a, b) minimising <(D + a X + b Y)^2> with b >= 0 from the five sums of DESIGN.md
- * section 3 (A1 = -<D X>, A2 = <X^2>, A3 = <Y^2>, B1 = <D Y>, B2 = <X Y>); a = b = 0 when
+/* (a, b) minimising <(D + a X + b Y)^2> with b >= 0 from the five sums of docs/method.md,
+ * "The time step" (A1 = -<D X>, A2 = <X^2>, A3 = <Y^2>, B1 = <D Y>, B2 = <X Y>); a = b = 0 when
  * there is nothing to project.  Returns 1 in that degenerate case. */
 int acm_parameters(double A1, double A2, double A3, double B1, double B2, double *a, double *b);
 

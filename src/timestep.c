@@ -1,4 +1,4 @@
-/* Stability limits of the explicit step (DESIGN.md section 3, "Time-step size"):
+/* Stability limits of the explicit step (docs/method.md, "Time-step control"):
  *   viscous      h^2 / (6 nu)        (forward Euler, 7-point diffusion, h the smallest spacing)
  *   advective    h / U               (CFL)
  *   adv.-diff.   2 nu / U^2          (forward Euler is unstable for pure advection: the

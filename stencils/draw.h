@@ -1,4 +1,4 @@
-/* Initial volume fractions (docs/bodies.md, "Volume fractions"): phi_m = the fraction of
+/* Initial volume fractions (docs/bodies.md, "Initial volume fractions"): phi_m = the fraction of
  * each cell inside the bodies of material m (sub-cell sampling, or a tanh profile over
  * init.interface_width cells), and the wall of a vessel, phi = the fraction of each cell
  * outside the lumen.  Pure functions of the grid, the placed bodies and the arrays. */

@@ -1,5 +1,5 @@
 /* The elastic stress of the solid materials, neo-Hookean and incompressible
- * (docs/solid.md, "Stress"):
+ * (docs/solid.md, "Stress of the solid"):
  *   sigma_solid = sum_m G_m phi_m dev(B),   dev(B) = B - tr(B)/3 I,
  * added into the staggered stress arrays of stress.h: the diagonal at the cell centres,
  * each off-diagonal component on its edge as the mean over the four cells sharing the edge

@@ -1,4 +1,4 @@
-/* The deviatoric viscous stress 2 mu dev(D) on its staggered positions (DESIGN.md section 2),
+/* The deviatoric viscous stress 2 mu dev(D) on its staggered positions (docs/discretisation.md, "Stress"),
  * and its divergence at the velocity points:
  *   s_dd(i,j,k) = 2 mu ((v_d(i + e_d) - v_d(i))/h_d - div/3)         at the cell centre
  *   s_de(i,j,k) = mu ((v_d(i) - v_d(i - e_e))/h_e + (v_e(i) - v_e(i - e_d))/h_d)   d < e,

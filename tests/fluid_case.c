@@ -1,11 +1,13 @@
 /* Test support for whole-solver tests (see fluid_case.h). */
 #include "tests/fluid_case.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/errors.h"
+#include "decomp/reduce.h"
 #include "src/init.h"
 
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
@@ -90,4 +92,31 @@ void fluid_case_gather(const fluid_case *fc, const double *field, double *global
   }
   free(all);
   free(block);
+}
+
+double fluid_case_u_error(const fluid_case *fc, double (*exact)(double y, double t))
+{
+  const efsi_grid *g = &fc->grid;
+  double err = 0.0;
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++) {
+      const double y = (g->offset[1] + j + 0.5) * g->h[1];
+      const double ue = exact(y, fc->state.time);
+      for (int i = 0; i < g->n[0]; i++)
+        err = fmax(err, fabs(fc->state.u[grid_index(g, i, j, k)] - ue));
+    }
+  global_max(&fc->decomp, &err, 1);
+  return err;
+}
+
+double fluid_case_volume(const fluid_case *fc, int m)
+{
+  const efsi_grid *g = &fc->grid;
+  double v = 0.0;
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++)
+      for (int i = 0; i < g->n[0]; i++) v += fc->state.phi[m][grid_index(g, i, j, k)];
+  v *= g->h[0] * g->h[1] * g->h[2];
+  global_sum(&fc->decomp, &v, 1);
+  return v;
 }

@@ -39,4 +39,10 @@ void fluid_case_close(fluid_case *fc);
  * global (Nx*Ny*Nz doubles, x fastest; may be NULL elsewhere). */
 void fluid_case_gather(const fluid_case *fc, const double *field, double *global);
 
+/* max over the owned u points (and the ranks) of |u - exact(y, time)|.  Collective. */
+double fluid_case_u_error(const fluid_case *fc, double (*exact)(double y, double t));
+
+/* The volume sum phi_m hx hy hz of material m over all cells.  Collective. */
+double fluid_case_volume(const fluid_case *fc, int m);
+
 #endif

@@ -1,46 +1,29 @@
-# Test programs: name them tests/test_<what>, ending in _mpi to run on 1, 2, 4 and 8 ranks.
-# Each directory's local.mk adds its own tests; this file holds the shared pieces.
-noinst_LIBRARIES += tests/libmpicheck.a
-tests_libmpicheck_a_SOURCES = tests/mpi_check.c tests/mpi_check.h
-tests_libmpicheck_a_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-TEST_LIBS = tests/libmpicheck.a $(EFSI_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += tests/run-test tests/environment.sh
+# The test suite (make check).  A Check program is tests/test_<what>.c, built from that one
+# file with the shared test support (tests/test_support.c) and libefsi; a name ending in
+# _mpi runs on 1, 2, 4 and 8 ranks (tests/run-test).  A script test is tests/test_<what>.sh.
+# Adding a test is adding its name to one of the two lists below.
+CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_stress \
+  tests/test_oldroyd tests/test_solid_stress tests/test_shapes tests/test_config \
+  tests/test_cli tests/test_diagnostics tests/test_poiseuille tests/test_couette \
+  tests/test_taylor_green tests/test_timestep tests/test_fig2_small tests/test_solid_shear \
+  tests/test_solid_couette tests/test_solid_motion tests/test_decomp_mpi tests/test_halo_mpi \
+  tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
+  tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
+  tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi
+SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
+  tests/test_netcdf_python.sh tests/test_roscoe.sh tests/check-layers.sh \
+  tests/check-citations.sh
 
-check_PROGRAMS += tests/test_grid
-TESTS += tests/test_grid
-tests_test_grid_SOURCES = tests/test_grid.c
-tests_test_grid_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_grid_LDADD = $(TEST_LIBS)
+check_PROGRAMS += $(CHECK_TESTS)
+TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)
+EXTRA_DIST += $(SCRIPT_TESTS) tests/run-test tests/environment.sh
 
-# Whole-solver tests share tests/fluid_case.c.
-noinst_LIBRARIES += tests/libfluidcase.a
-tests_libfluidcase_a_SOURCES = tests/fluid_case.c tests/fluid_case.h
-FLUID_TEST_LIBS = tests/libfluidcase.a $(TEST_LIBS)
+# What every test program links: the shared support, libefsi, Check.
+noinst_LIBRARIES += tests/libtestsupport.a
+tests_libtestsupport_a_SOURCES = tests/test_support.c tests/test_support.h \
+  tests/fluid_case.c tests/fluid_case.h
+LDADD = tests/libtestsupport.a $(EFSI_LIBS) $(CHECK_LIBS)
+tests_test_config_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir)"'
 
-check_PROGRAMS += tests/test_invariance_mpi
-TESTS += tests/test_invariance_mpi
-tests_test_invariance_mpi_SOURCES = tests/test_invariance_mpi.c
-tests_test_invariance_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_invariance_mpi_LDADD = $(FLUID_TEST_LIBS)
-
-# Whole-program tests of the efsi binary.
-TESTS += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
-EXTRA_DIST += tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh
-
-check_PROGRAMS += tests/test_fig2_small
-TESTS += tests/test_fig2_small
-tests_test_fig2_small_SOURCES = tests/test_fig2_small.c
-tests_test_fig2_small_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_fig2_small_LDADD = $(FLUID_TEST_LIBS)
-
-check_PROGRAMS += tests/test_timestep
-TESTS += tests/test_timestep
-tests_test_timestep_SOURCES = tests/test_timestep.c
-tests_test_timestep_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_timestep_LDADD = $(FLUID_TEST_LIBS)
-
-check_PROGRAMS += tests/test_solid_shear
-TESTS += tests/test_solid_shear
-tests_test_solid_shear_SOURCES = tests/test_solid_shear.c
-tests_test_solid_shear_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_solid_shear_LDADD = $(FLUID_TEST_LIBS)
+# A sample fields file for the check that ncdump, netCDF4-python and xarray read it.
+check_PROGRAMS += tests/write_sample_fields

@@ -12,7 +12,7 @@
 
 #include "src/seeding.h"
 #include "decomp/decomp.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "src/cli.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 static efsi_cli o;
 static char err[512];

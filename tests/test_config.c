@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "src/config.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 #define FILE_NAME "cases/x.ini"
 /* lines 1-5; an appended line is line 6 */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 static const double H = 1.0, RHO = 1.0, MU = 0.5, U = 1.0;   /* H^2/nu = 2 */
@@ -45,29 +45,6 @@ static double oscillating(double y, double t)
   return cimag(U * cexp(I * OMEGA * t) * csinh(k * y) / csinh(k * H));
 }
 
-/* max over owned u points (and ranks) of |u - exact(y, time)| */
-static double max_error(const fluid_case *fc, double (*exact)(double y, double t))
-{
-  const efsi_grid *g = &fc->grid;
-  double err = 0.0;
-  for (int k = 0; k < g->n[2]; k++)
-    for (int j = 0; j < g->n[1]; j++) {
-      const double y = (g->offset[1] + j + 0.5) * g->h[1];
-      const double ue = exact(y, fc->state.time);
-      for (int i = 0; i < g->n[0]; i++)
-        err = fmax(err, fabs(fc->state.u[grid_index(g, i, j, k)] - ue));
-    }
-  global_max(&fc->decomp, &err, 1);
-  return err;
-}
-
-static int rank0(void)
-{
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
-}
-
 START_TEST(steady_linear_profile)
 {
   const int ny = 16;
@@ -77,8 +54,8 @@ START_TEST(steady_linear_profile)
    * 1.5e-13 U at t = 3 H^2/nu */
   const double t_end = 3.0 * H * H * RHO / MU;
   fluid_case_steps(&fc, (long)ceil(t_end / fc.solver.dt));
-  const double err = max_error(&fc, linear) / U;
-  if (rank0())
+  const double err = fluid_case_u_error(&fc, linear) / U;
+  if (test_rank0())
     printf("couette steady: Ny = %d, t nu/H^2 = %.2g, max |u - U y/H| / U = %.1e\n", ny,
            fc.state.time * MU / (RHO * H * H), err);
   ck_assert_double_le(err, 1e-10);
@@ -100,9 +77,9 @@ START_TEST(oscillating_converges_at_second_order)
     for (int phase = 0; phase < 4; phase++) {
       const double t = t_settle + phase * period / 4.0;
       fluid_case_steps(&fc, (long)ceil(t / fc.solver.dt - 1e-9) - fc.state.step);
-      const double e = max_error(&fc, oscillating) / U;
+      const double e = fluid_case_u_error(&fc, oscillating) / U;
       err[s] = fmax(err[s], e);
-      if (rank0())
+      if (test_rank0())
         printf("couette oscillating: Ny = %d, t nu/H^2 = %.3g (phase w t mod 2 pi = %.2g), "
                "max |u - u_exact| / U = %.1e\n",
                sizes[s], fc.state.time * MU / (RHO * H * H),
@@ -111,7 +88,7 @@ START_TEST(oscillating_converges_at_second_order)
     fluid_case_close(&fc);
   }
   const double order = log2(err[0] / err[1]);
-  if (rank0())
+  if (test_rank0())
     printf("couette oscillating: max error Ny = 16: %.1e, Ny = 32: %.1e, order %.1f\n", err[0],
            err[1], order);
   ck_assert_msg(order >= 1.8, "order %g", order);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "decomp/decomp.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 /* Collective assertion: every rank evaluates it, so all fail (and leave the test) together. */
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "io/diagnostics.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "io/output.h"
 
 /* The documented column names, spelled out here independently of diagnostics.c. */

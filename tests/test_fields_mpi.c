@@ -14,7 +14,7 @@
 
 #include "decomp/decomp.h"
 #include "io/fields.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "src/state.h"
 
 /* Wide in x and y, so that the process grids decomp_create picks split x and y too. */

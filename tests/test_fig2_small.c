@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 /* 32^3 cells of h = 0.33 um, 3 RBCs of diameter 4 um (4 cells thick), axes along y. */
 static const char *case_text =

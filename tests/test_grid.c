@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 static efsi_grid make(int nx, int ny, int nz)
 {

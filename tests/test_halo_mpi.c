@@ -7,7 +7,7 @@
 
 #include "decomp/decomp.h"
 #include "decomp/halo.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 

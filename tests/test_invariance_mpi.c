@@ -1,4 +1,4 @@
-/* Decomposition invariance and reproducibility of the fluid step (DESIGN.md section 6):
+/* Decomposition invariance and reproducibility of the fluid step (docs/parallel.md):
  * the same case on one rank and on every tested process grid of the world agrees to 1e-12
  * relative after 100 steps, for ACM and SMAC; the same run twice on the same process grid
  * is bitwise identical; each step makes exactly one global reduction. */
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 /* Taylor-Green in x-z between walls in y, a moving wall and a pressure drive: every term
@@ -81,7 +81,7 @@ static void check_method(int method)
     for (int f = 0; f < 4; f++)
       ck_assert(memcmp(reference[f], again[f], global_cells() * sizeof(double)) == 0);
   }
-  /* the process grids of DESIGN.md for 8 ranks, all factorizations otherwise */
+  /* the process grids 8x1x1, 2x2x2 and 1x2x4 for 8 ranks, all factorizations otherwise */
   static const int grids8[3][3] = {{8, 1, 1}, {2, 2, 2}, {1, 2, 4}};
   int grids[16][3], n = 0;
   if (size == 8) {

@@ -10,19 +10,9 @@
 
 #include "base/grid.h"
 #include "stencils/location.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/oldroyd.h"
 #include "src/state.h"
-
-#define FOR_ALL(g, i, j, k)                                                 \
-  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
-    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
-      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
-
-#define FOR_OWNED(g, i, j, k)                                               \
-  for (int k = 0; k < (g)->n[2]; k++)                                       \
-    for (int j = 0; j < (g)->n[1]; j++)                                     \
-      for (int i = 0; i < (g)->n[0]; i++)
 
 static const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
 
@@ -54,13 +44,6 @@ static void fields_free(fields *fs)
   }
 }
 
-static void position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
-{
-  const int idx[3] = {i, j, k};
-  for (int d = 0; d < 3; d++)
-    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
-}
-
 /* v_a = c_a + A_ab x_b at every face point, halos included. */
 static void linear_velocity(fields *fs, const double A[3][3])
 {
@@ -68,7 +51,7 @@ static void linear_velocity(fields *fs, const double A[3][3])
   FOR_ALL(g, i, j, k) {
     for (int a = 0; a < 3; a++) {
       double x[3];
-      position(g, LOC_FACE_X + a, i, j, k, x);
+      test_position(g, LOC_FACE_X + a, i, j, k, x);
       fs->vel[a][grid_index(g, i, j, k)] = 0.25 * (a + 1) + A[a][0] * x[0] + A[a][1] * x[1]
                                            + A[a][2] * x[2];
     }
@@ -180,18 +163,18 @@ static double smooth_error(int n0)
     const ptrdiff_t at = grid_index(g, i, j, k);
     for (int a = 0; a < 3; a++) {
       double x[3];
-      position(g, LOC_FACE_X + a, i, j, k, x);
+      test_position(g, LOC_FACE_X + a, i, j, k, x);
       fs.vel[a][at] = velocity_at(a, x, -1);
     }
     double x[3];
-    position(g, LOC_CENTRE, i, j, k, x);
+    test_position(g, LOC_CENTRE, i, j, k, x);
     for (int c = 0; c < 6; c++) fs.b[c][at] = b_at(c, x);
   }
   oldroyd_rate_add(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.b, fs.out);
   double err = 0.0;
   FOR_OWNED(g, i, j, k) {
     double x[3], L[3][3], B[3][3];
-    position(g, LOC_CENTRE, i, j, k, x);
+    test_position(g, LOC_CENTRE, i, j, k, x);
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++) L[a][b] = velocity_at(a, x, b);
     for (int c = 0; c < 6; c++) B[pair[c][0]][pair[c][1]] = B[pair[c][1]][pair[c][0]] = b_at(c, x);

@@ -8,52 +8,13 @@
 #include <stdlib.h>
 
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/operators.h"
 
-#define FOR_ALL(g, i, j, k)                                                 \
-  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
-    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
-      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
-
-#define FOR_RANGE(lo, hi, i, j, k)                                          \
-  for (int k = (lo)[2]; k < (hi)[2]; k++)                                   \
-    for (int j = (lo)[1]; j < (hi)[1]; j++)                                 \
-      for (int i = (lo)[0]; i < (hi)[0]; i++)
-
-static const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
 static const double lengths[3] = {1.0, 0.8, 1.3};
 
-static efsi_grid make_grid(const int n[3], int walls)
-{
-  efsi_grid g;
-  const int zero[3] = {0, 0, 0}, wall[3] = {0, walls, walls};
-  grid_init(&g, n, lengths, n, zero, wall, wall);
-  return g;
-}
-
-static void position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
-{
-  const int idx[3] = {i, j, k};
-  for (int d = 0; d < 3; d++)
-    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
-}
-
-/* A periodic mode A prod_d sin(2 pi m_d x_d / L_d + phase_d), differentiated n_d times in d. */
-typedef struct { double amplitude; int m[3]; double phase[3]; } mode;
-
-static double mode_eval(const mode *md, const double x[3], const int deriv[3])
-{
-  double value = md->amplitude;
-  for (int d = 0; d < 3; d++) {
-    const double kw = two_pi * md->m[d] / lengths[d];
-    value *= pow(kw, deriv[d]) * sin(kw * x[d] + md->phase[d] + deriv[d] * half_pi);
-  }
-  return value;
-}
-
-static const mode pressure = {1.0, {1, 2, 1}, {0.3, 0.1, 1.1}};
-static const mode velocity[3] = {{1.0, {1, 1, 2}, {0.2, 0.9, 0.4}},
+static const test_mode pressure = {1.0, {1, 2, 1}, {0.3, 0.1, 1.1}};
+static const test_mode velocity[3] = {{1.0, {1, 1, 2}, {0.2, 0.9, 0.4}},
                                  {0.7, {2, 1, 1}, {1.3, 0.5, 0.0}},
                                  {1.2, {1, 2, 1}, {0.6, 0.2, 0.8}}};
 
@@ -61,7 +22,7 @@ static const mode velocity[3] = {{1.0, {1, 1, 2}, {0.2, 0.9, 0.4}},
 static void smooth_errors(int n0, double *grad_err, double *div_err)
 {
   const int n[3] = {n0, n0 * 3 / 4, n0 / 2};
-  efsi_grid g = make_grid(n, 0);
+  efsi_grid g = test_grid(n, lengths, 0, 0);
   double *p = field_alloc(&g), *vel[3], *div = field_alloc(&g), *grad[3];
   for (int d = 0; d < 3; d++) {
     vel[d] = field_alloc(&g);
@@ -71,11 +32,11 @@ static void smooth_errors(int n0, double *grad_err, double *div_err)
   FOR_ALL(&g, i, j, k) {
     double x[3];
     const ptrdiff_t at = grid_index(&g, i, j, k);
-    position(&g, LOC_CENTRE, i, j, k, x);
-    p[at] = mode_eval(&pressure, x, none);
+    test_position(&g, LOC_CENTRE, i, j, k, x);
+    p[at] = test_mode_eval(&pressure, lengths, x, none);
     for (int d = 0; d < 3; d++) {
-      position(&g, LOC_FACE_X + d, i, j, k, x);
-      vel[d][at] = mode_eval(&velocity[d], x, none);
+      test_position(&g, LOC_FACE_X + d, i, j, k, x);
+      vel[d][at] = test_mode_eval(&velocity[d], lengths, x, none);
     }
   }
   gradient_add(&g, 1.0, p, grad[0], grad[1], grad[2]);
@@ -87,19 +48,19 @@ static void smooth_errors(int n0, double *grad_err, double *div_err)
     location_range(&g, LOC_FACE_X + d, lo, hi);
     FOR_RANGE(lo, hi, i, j, k) {
       double x[3];
-      position(&g, LOC_FACE_X + d, i, j, k, x);
+      test_position(&g, LOC_FACE_X + d, i, j, k, x);
       *grad_err = fmax(*grad_err,
-                       fabs(grad[d][grid_index(&g, i, j, k)] - mode_eval(&pressure, x, deriv)));
+                       fabs(grad[d][grid_index(&g, i, j, k)] - test_mode_eval(&pressure, lengths, x, deriv)));
     }
   }
   const int lo[3] = {0, 0, 0};
   FOR_RANGE(lo, g.n, i, j, k) {
     double x[3], exact = 0.0;
-    position(&g, LOC_CENTRE, i, j, k, x);
+    test_position(&g, LOC_CENTRE, i, j, k, x);
     for (int d = 0; d < 3; d++) {
       int deriv[3] = {0, 0, 0};
       deriv[d] = 1;
-      exact += mode_eval(&velocity[d], x, deriv);
+      exact += test_mode_eval(&velocity[d], lengths, x, deriv);
     }
     *div_err = fmax(*div_err, fabs(div[grid_index(&g, i, j, k)] - exact));
   }
@@ -127,7 +88,7 @@ END_TEST
 START_TEST(exact_on_linear_and_quadratic_data)
 {
   const int n[3] = {7, 6, 5};
-  efsi_grid g = make_grid(n, 0);
+  efsi_grid g = test_grid(n, lengths, 0, 0);
   double *p = field_alloc(&g), *q = field_alloc(&g), *vel[3], *grad[3];
   double *div = field_alloc(&g), *lap = field_alloc(&g);
   const double c[3] = {1.5, -2.25, 0.75};
@@ -140,13 +101,13 @@ START_TEST(exact_on_linear_and_quadratic_data)
   FOR_ALL(&g, i, j, k) {
     double x[3];
     const ptrdiff_t at = grid_index(&g, i, j, k);
-    position(&g, LOC_CENTRE, i, j, k, x);
+    test_position(&g, LOC_CENTRE, i, j, k, x);
     p[at] = 0.25 + c[0] * x[0] + c[1] * x[1] + c[2] * x[2];
     /* A quadratic with cross terms: its Laplacian is 2 (quad_x + quad_y + quad_z). */
     q[at] = quad[0] * x[0] * x[0] + quad[1] * x[1] * x[1] + quad[2] * x[2] * x[2]
             + 0.7 * x[0] * x[1] - 1.1 * x[1] * x[2] + x[0];
     for (int d = 0; d < 3; d++) {
-      position(&g, LOC_FACE_X + d, i, j, k, x);
+      test_position(&g, LOC_FACE_X + d, i, j, k, x);
       vel[d][at] = 0.1 + a[d][0] * x[0] + a[d][1] * x[1] + a[d][2] * x[2];
     }
   }
@@ -213,7 +174,7 @@ START_TEST(divergence_of_gradient_is_laplacian)
 {
   for (int walls = 0; walls < 2; walls++) {
     const int n[3] = {9, 8, 6};
-    efsi_grid g = make_grid(n, walls);
+    efsi_grid g = test_grid(n, lengths, walls, walls);
     double *p = field_alloc(&g), *vel[3], *div = field_alloc(&g), *lap = field_alloc(&g);
     for (int d = 0; d < 3; d++) vel[d] = field_alloc(&g);
     srand(11);
@@ -245,7 +206,7 @@ END_TEST
 START_TEST(gradient_leaves_wall_faces_and_halos)
 {
   const int n[3] = {6, 5, 4};
-  efsi_grid g = make_grid(n, 1);
+  efsi_grid g = test_grid(n, lengths, 1, 1);
   double *p = field_alloc(&g), *vel[3];
   const double sentinel = 42.0;
   for (size_t m = 0; m < g.size; m++) p[m] = rand() / (double)RAND_MAX;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 /* rho != 1 and mu != nu so that a density or viscosity slip shows; H^2/nu = 4. */
@@ -47,22 +47,6 @@ static double series(double y, double t)
   return u;
 }
 
-/* max over owned u points (and ranks) of |u - exact(y)| */
-static double max_error(const fluid_case *fc, double (*exact)(double y, double t))
-{
-  const efsi_grid *g = &fc->grid;
-  double err = 0.0;
-  for (int k = 0; k < g->n[2]; k++)
-    for (int j = 0; j < g->n[1]; j++) {
-      const double y = (g->offset[1] + j + 0.5) * g->h[1];
-      const double ue = exact(y, fc->state.time);
-      for (int i = 0; i < g->n[0]; i++)
-        err = fmax(err, fabs(fc->state.u[grid_index(g, i, j, k)] - ue));
-    }
-  global_max(&fc->decomp, &err, 1);
-  return err;
-}
-
 /* The u profile of the column i = 0, k = 0 on every rank. */
 static double *profile(const fluid_case *fc)
 {
@@ -88,7 +72,7 @@ START_TEST(startup_converges_at_second_order)
     fluid_case fc;
     open_channel(&fc, sizes[s], drive);
     fluid_case_steps(&fc, (long)ceil(t_end / fc.solver.dt - 1e-9));
-    err[s] = max_error(&fc, series) / (FORCE * H * H / (8.0 * MU));
+    err[s] = fluid_case_u_error(&fc, series) / (FORCE * H * H / (8.0 * MU));
     if (fc.decomp.rank == 0)
       printf("poiseuille start-up: Ny = %d, t nu/H^2 = %.2g, steps = %ld, "
              "max |u - u_exact| / u_centre = %.1e\n",
@@ -128,7 +112,7 @@ START_TEST(steady_profile_from_rest)
   double *prof = profile(&fc);
   const double centre = 0.5 * (prof[ny / 2 - 1] + prof[ny / 2]);   /* y = H/2 is a cell face */
   const double centre_error = fabs(centre - u_centre) / u_centre;
-  const double profile_error = max_error(&fc, steady_parabola) / u_centre;
+  const double profile_error = fluid_case_u_error(&fc, steady_parabola) / u_centre;
   double discrete_error = 0.0;
   for (int j = 0; j < ny; j++) {
     const double y = (j + 0.5) * h;

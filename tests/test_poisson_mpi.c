@@ -15,7 +15,7 @@
 
 #include "decomp/decomp.h"
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "verify/poisson_fft.h"
 
 /* Divisible by 1, 2, 4, 8 with at least 3 cells per rank (decomp's halo rule). */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "decomp/decomp.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 #define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)

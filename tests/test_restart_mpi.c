@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "decomp/decomp.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "io/restart.h"
 #include "src/state.h"
 

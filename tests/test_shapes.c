@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/shapes.h"
 
 static const double pi = 3.14159265358979323846;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/operators.h"
 #include "decomp/reduce.h"
 
@@ -38,13 +38,6 @@ static void open_case(fluid_case *fc, int which, const char *method, double dt)
            N, N, N, L, L, L, which == CHANNEL ? "wall" : "periodic", MU,
            which == CHANNEL ? FORCE : 0.0, AMPLITUDE, method, step);
   fluid_case_open(fc, MPI_COMM_WORLD, text, NULL, 0, NULL);
-}
-
-static int rank0(void)
-{
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
 }
 
 static int ranks(void)
@@ -81,7 +74,7 @@ static void check_divergence_free(int which)
     ck_assert_msg(d < 1e-12, "%s: step %ld: max |div v| = %g U/h", case_name[which],
                   fc.state.step, d);
   }
-  if (rank0())
+  if (test_rank0())
     printf("smac %s, %d^3 on %d rank(s): max |div v| h/U initially %.1e, over 30 steps %.1e\n",
            case_name[which], N, ranks(), initial, worst);
   field_free(div);
@@ -106,13 +99,13 @@ static double acm_smac_difference(int which, double dt, long steps)
     fluid_case_steps(&fc, steps);
     const double *vel[3] = {fc.state.u, fc.state.v, fc.state.w};
     for (int c = 0; c < 3; c++) {
-      field[m][c] = rank0() ? malloc(cells * sizeof(double)) : NULL;
+      field[m][c] = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
       fluid_case_gather(&fc, vel[c], field[m][c]);
     }
     fluid_case_close(&fc);
   }
   double result[1] = {0.0};
-  if (rank0()) {
+  if (test_rank0()) {
     double diff = 0.0, size = 0.0;
     for (int c = 0; c < 3; c++)
       for (size_t n = 0; n < cells; n++) {
@@ -136,7 +129,7 @@ static void check_acm_approaches_smac(int which)
   const long steps = 40;
   const double coarse = acm_smac_difference(which, dt, steps);
   const double fine = acm_smac_difference(which, dt / 2, 2 * steps);
-  if (rank0())
+  if (test_rank0())
     printf("acm vs smac %s, %d^3 on %d rank(s), t = %.2g: max |v_acm - v_smac| / max |v| = "
            "%.1e at dt, %.1e at dt/2 (ratio %.2g)\n",
            case_name[which], N, ranks(), steps * dt, coarse, fine, fine / coarse);

@@ -18,13 +18,10 @@
 #include <unistd.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 #include "stencils/solid_stress.h"
 #include "stencils/reductions.h"
-
-/* Per-plane partials of the reduction kernels (stencils/reductions.h). */
-static double plane_scratch[2 * 1024];
 
 static const double H = 1.0, HS = 0.5, RHO = 1.0, MU = 1.0, G = 50.0, U = 1.0;
 static const double OMEGA = 8.0 * M_PI;   /* period H^2/(4 nu); G/(w mu) = 2 */
@@ -78,13 +75,6 @@ static double strain_amplitude(const layer_solution *s)
   return a;
 }
 
-static int rank0(void)
-{
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
-}
-
 static void nc_ok(int status)
 {
   if (status != NC_NOERR) {
@@ -97,7 +87,7 @@ static void nc_ok(int status)
  * planar interface), written by rank 0. */
 static void write_layer_voxels(const char *path, int ny)
 {
-  if (rank0()) {
+  if (test_rank0()) {
     const double h = H / ny;
     double *phi = malloc((size_t)NXZ * ny * NXZ * sizeof(double));
     for (int k = 0; k < NXZ; k++)
@@ -217,14 +207,14 @@ static couette_result run_layer(int ny, const layer_solution *sol, int from_rest
 {
   char dir[] = "/tmp/efsi-solid-couette-XXXXXX", path[64];
   int made = 1;
-  if (rank0()) made = mkdtemp(dir) != NULL;
+  if (test_rank0()) made = mkdtemp(dir) != NULL;
   MPI_Bcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
   ck_assert(mpi_all(made));
   snprintf(path, sizeof path, "%s/layer.nc", dir);
   write_layer_voxels(path, ny);
   fluid_case fc;
   open_layer(&fc, ny, path);
-  if (rank0()) {
+  if (test_rank0()) {
     unlink(path);
     rmdir(dir);
   }
@@ -238,7 +228,7 @@ static couette_result run_layer(int ny, const layer_solution *sol, int from_rest
     fluid_case_steps(&fc, (long)ceil(t / fc.solver.dt - 1e-9) - fc.state.step);
     double e[4], det[2];
     errors(&fc, sol, e);
-    det_range(&fc.grid, 1, fc.state.phi, fc.state.b, 0.5, plane_scratch, det);
+    det_range(&fc.grid, 1, fc.state.phi, fc.state.b, 0.5, test_plane_scratch(&fc.grid), det);
     det[0] = -det[0];
     global_max(&fc.decomp, det, 2);
     const double dev = fmax(fabs(-det[0] - 1.0), fabs(det[1] - 1.0));
@@ -247,7 +237,7 @@ static couette_result run_layer(int ny, const layer_solution *sol, int from_rest
     for (int m = 0; m < 3; m++) r.b_err[m] = fmax(r.b_err[m], e[m + 1] / strain);
     r.volume_drift = fmax(r.volume_drift, drift);
     r.det_dev = fmax(r.det_dev, dev);
-    if (rank0())
+    if (test_rank0())
       printf("solid couette: Ny = %d, t nu/H^2 = %.4g (w t mod 2 pi = %.2f): u error %.2e; "
              "Bxy error: max %.2e, off the interface %.2e, mean %.2e; |V/V0 - 1| = %.1e, "
              "max|det B - 1| = %.1e\n",
@@ -264,7 +254,7 @@ static double order(double coarse, double fine) { return log2(coarse / fine); }
 START_TEST(layer_converges)
 {
   const layer_solution sol = layer_solve();
-  if (rank0())
+  if (test_rank0())
     printf("solid couette: H = %g, Hs = %g, rho = %g, mu = %g, G = %g, w = %g, U = %g; "
            "strain amplitude in the layer %.4f, |F(Hs)|/U = %.4f\n",
            H, HS, RHO, MU, G, OMEGA, U, strain_amplitude(&sol), cabs(layer_f(&sol, HS)) / U);
@@ -286,7 +276,7 @@ START_TEST(layer_converges)
   couette_result r[8];
   for (int s = 0; s < n; s++) {
     r[s] = run_layer(sizes[s], &sol, from_rest, t_settle);
-    if (rank0()) {
+    if (test_rank0()) {
       printf("solid couette: Ny = %d, %ld steps: u error %.2e, Bxy error: max %.2e, off the "
              "interface %.2e, mean %.2e", sizes[s], r[s].steps, r[s].u_err, r[s].b_err[0],
              r[s].b_err[1], r[s].b_err[2]);

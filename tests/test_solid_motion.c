@@ -11,20 +11,10 @@
 #include <stdlib.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 #include "stencils/solid_stress.h"
 #include "stencils/reductions.h"
-
-/* Per-plane partials of the reduction kernels (stencils/reductions.h). */
-static double plane_scratch[2 * 1024];
-
-static int rank0(void)
-{
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
-}
 
 /* Sum of phi_0 hx hy hz over all cells. */
 static double solid_volume(const fluid_case *fc)
@@ -60,7 +50,7 @@ static double b_deviation(const fluid_case *fc, double phi_min)
 static double det_deviation(const fluid_case *fc, double phi_min)
 {
   double range[2];
-  det_range(&fc->grid, fc->state.nmat, fc->state.phi, fc->state.b, phi_min, plane_scratch, range);
+  det_range(&fc->grid, fc->state.nmat, fc->state.phi, fc->state.b, phi_min, test_plane_scratch(&fc->grid), range);
   range[0] = -range[0];
   global_max(&fc->decomp, range, 2);
   return fmax(fabs(-range[0] - 1.0), fabs(range[1] - 1.0));
@@ -91,8 +81,8 @@ START_TEST(translated_sphere)
   solver_fill_halos(&fc.solver, &fc.state);
 
   const size_t cells = (size_t)NT * NT * NT;
-  double *phi0 = rank0() ? malloc(cells * sizeof(double)) : NULL;
-  double *phi1 = rank0() ? malloc(cells * sizeof(double)) : NULL;
+  double *phi0 = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
+  double *phi1 = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
   fluid_case_gather(&fc, fc.state.phi[0], phi0);
   const double v0 = solid_volume(&fc);
   long nt = 0;
@@ -118,7 +108,7 @@ START_TEST(translated_sphere)
   tracers_gather(fc.tracers, &n_end, &end);
   /* figures of the gathered fields on rank 0: L1(phi - phi0)/V0, min phi, max phi, tracer error */
   double fig[4] = {0.0, 0.0, 1.0, INFINITY};
-  if (rank0()) {
+  if (test_rank0()) {
     double l1 = 0.0, sum0 = 0.0;
     for (size_t n = 0; n < cells; n++) {
       l1 += fabs(phi1[n] - phi0[n]);
@@ -150,7 +140,7 @@ START_TEST(translated_sphere)
   ck_assert_double_le(fig[0], 0.5);
   /* measured [-0.0021, 1.0052]: the conservative form keeps phi near [0, 1] */
   ck_assert(fig[1] >= -0.01 && fig[2] <= 1.01);
-  /* DESIGN.md section 9 asks 1e-3; the conservative transport keeps the volume to
+  /* the design asked 1e-3 (docs/verification-solid.md); the conservative transport keeps the volume to
    * round-off (measured 5.0e-15) */
   ck_assert_double_le(drift, 1e-12);
   free(start);
@@ -217,7 +207,7 @@ START_TEST(spinning_sphere)
   global_sum(&fc.decomp, sum, 2);
   const double omega = sum[0] / sum[1];
   const double drift = fabs(solid_volume(&fc) - v0) / v0;
-  if (rank0())
+  if (test_rank0())
     printf("rotation: %ld steps (dt %.4g, %s limit) to t S = %.4g: core rotation rate / (-S/2) "
            "= %.3f; max|B - I| = %.2e (phi >= 0.5), %.2e (phi >= 0.99); max|det B - 1| = %.2e "
            "(phi >= 0.5); |V/V0 - 1| = %.1e\n",

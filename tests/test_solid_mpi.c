@@ -1,4 +1,4 @@
-/* Decomposition invariance and reproducibility with bodies (DESIGN.md section 6): a sphere
+/* Decomposition invariance and reproducibility with bodies (docs/parallel.md): a sphere
  * and an ellipsoid that straddle the block boundaries of every tested process grid (the
  * ellipsoid also the periodic x boundary), in a sheared, driven channel with a Taylor-Green
  * perturbation.  After 60 steps velocity, p, every phi_m and B agree with one rank
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 
 enum { NX = 24, NY = 16, NZ = 16, STEPS = 60 };
 #define NFIELDS 12           /* u, v, w, p, phi_sphere, phi_ellipsoid, Bxx .. Byz */
@@ -127,7 +127,7 @@ static int identical(const snapshot *a, const snapshot *b)
   return same;
 }
 
-/* DESIGN.md section 5: one tracer per body, started at its centroid, inside the box; here
+/* docs/tracers.md: one tracer per body, started at its centroid, inside the box; here
  * on the world's default process grid, where the ellipsoid has periodic images in x and z. */
 START_TEST(one_tracer_per_body)
 {
@@ -188,7 +188,7 @@ START_TEST(bodies_are_invariant)
     ok = ok && b_dev > 1e-4;
   }
   ck_assert(mpi_all(ok));
-  /* the process grids of DESIGN.md for 8 ranks, every factorisation otherwise */
+  /* the process grids 8x1x1, 2x2x2 and 1x2x4 for 8 ranks, every factorisation otherwise */
   static const int grids8[3][3] = {{8, 1, 1}, {2, 2, 2}, {1, 2, 4}};
   int grids[16][3], n = 0;
   if (size == 8) {

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 /* 16^3 cells of h = 1, walls at y = 0, 16 moving at -/+ 1.6: S = 0.2; sphere radius 4. */

@@ -14,25 +14,12 @@
 
 #include "base/grid.h"
 #include "stencils/location.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/oldroyd.h"
 #include "stencils/solid_stress.h"
 #include "src/state.h"
 #include "stencils/stress.h"
 #include "stencils/reductions.h"
-
-/* Per-plane partials of the reduction kernels (stencils/reductions.h). */
-static double plane_scratch[2 * 1024];
-
-#define FOR_ALL(g, i, j, k)                                                 \
-  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
-    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
-      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
-
-#define FOR_OWNED(g, i, j, k)                                               \
-  for (int k = 0; k < (g)->n[2]; k++)                                       \
-    for (int j = 0; j < (g)->n[1]; j++)                                     \
-      for (int i = 0; i < (g)->n[0]; i++)
 
 #define NMAT 2
 static const double modulus[NMAT] = {2.0, 0.5};
@@ -204,7 +191,7 @@ START_TEST(zero_for_identity)
     for (int j = -1; j <= n[1]; j++)
       for (int i = -1; i <= n[0]; i++)
         for (int c = 0; c < 6; c++) ck_assert(fs.s[c][grid_index(g, i, j, k)] == 0.0);
-  ck_assert(elastic_energy(g, NMAT, modulus, fs.phi, fs.b, plane_scratch) == 0.0);
+  ck_assert(elastic_energy(g, NMAT, modulus, fs.phi, fs.b, test_plane_scratch(g)) == 0.0);
   fields_free(&fs);
 }
 END_TEST
@@ -227,13 +214,13 @@ START_TEST(energy_and_determinant)
   }
   const double volume = g->length[0] * g->length[1] * g->length[2];
   const double expect = (modulus[0] * 0.25 + modulus[1] * 0.5) * s * s / 2.0 * volume;
-  ck_assert_double_eq_tol(elastic_energy(g, NMAT, modulus, fs.phi, fs.b, plane_scratch), expect,
+  ck_assert_double_eq_tol(elastic_energy(g, NMAT, modulus, fs.phi, fs.b, test_plane_scratch(g)), expect,
                           1e-14 * expect);
   double range[2];
-  det_range(g, NMAT, fs.phi, fs.b, 0.5, plane_scratch, range);
+  det_range(g, NMAT, fs.phi, fs.b, 0.5, test_plane_scratch(g), range);
   ck_assert_double_eq_tol(range[0], 1.0, 1e-14);
   ck_assert_double_eq_tol(range[1], 1.0, 1e-14);
-  det_range(g, NMAT, fs.phi, fs.b, 0.9, plane_scratch, range);
+  det_range(g, NMAT, fs.phi, fs.b, 0.9, test_plane_scratch(g), range);
   ck_assert(range[0] == INFINITY && range[1] == -INFINITY);
   fields_free(&fs);
 }

@@ -9,54 +9,15 @@
 #include <stdlib.h>
 
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/stress.h"
 #include "stencils/velocity_gradient.h"
 
-#define FOR_ALL(g, i, j, k)                                                 \
-  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
-    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
-      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
-
-#define FOR_RANGE(lo, hi, i, j, k)                                          \
-  for (int k = (lo)[2]; k < (hi)[2]; k++)                                   \
-    for (int j = (lo)[1]; j < (hi)[1]; j++)                                 \
-      for (int i = (lo)[0]; i < (hi)[0]; i++)
-
-static const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
 static const double lengths[3] = {1.0, 0.8, 1.3};
 static const double mu = 0.9, inv_rho = 1.0 / 1.1;
 
-static efsi_grid make_grid(const int n[3], int walls)
-{
-  efsi_grid g;
-  const int zero[3] = {0, 0, 0}, wall[3] = {0, walls, walls};
-  grid_init(&g, n, lengths, n, zero, wall, wall);
-  return g;
-}
-
-static void position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
-{
-  const int idx[3] = {i, j, k};
-  for (int d = 0; d < 3; d++)
-    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
-}
-
-/* A periodic mode A prod_d sin(2 pi m_d x_d / L_d + phase_d), differentiated n_d times in d. */
-typedef struct { double amplitude; int m[3]; double phase[3]; } mode;
-
-static double mode_eval(const mode *md, const double x[3], const int deriv[3])
-{
-  double value = md->amplitude;
-  for (int d = 0; d < 3; d++) {
-    const double kw = two_pi * md->m[d] / lengths[d];
-    value *= pow(kw, deriv[d]) * sin(kw * x[d] + md->phase[d] + deriv[d] * half_pi);
-  }
-  return value;
-}
-
 /* Each component its own mode, so div v != 0 and the dev part is exercised. */
-static const mode velocity[3] = {{1.0, {1, 1, 1}, {0.2, 0.9, 0.4}},
+static const test_mode velocity[3] = {{1.0, {1, 1, 1}, {0.2, 0.9, 0.4}},
                                  {0.7, {1, 1, 1}, {1.3, 0.5, 0.0}},
                                  {1.2, {1, 1, 1}, {0.6, 0.2, 0.8}}};
 
@@ -66,7 +27,7 @@ static double velocity_derivative(int c, int a, int b, const double x[3])
   int deriv[3] = {0, 0, 0};
   if (a >= 0) deriv[a]++;
   if (b >= 0) deriv[b]++;
-  return mode_eval(&velocity[c], x, deriv);
+  return test_mode_eval(&velocity[c], lengths, x, deriv);
 }
 
 typedef struct {
@@ -76,7 +37,7 @@ typedef struct {
 
 static void fields_alloc(fields *fs, const int n[3], int walls)
 {
-  fs->g = make_grid(n, walls);
+  fs->g = test_grid(n, lengths, walls, walls);
   for (int d = 0; d < 3; d++) {
     fs->vel[d] = field_alloc(&fs->g);
     fs->f[d] = field_alloc(&fs->g);
@@ -109,7 +70,7 @@ static void smooth_errors(int n0, double *stress_err, double *gradient_err)
   FOR_ALL(g, i, j, k) {
     for (int d = 0; d < 3; d++) {
       double x[3];
-      position(g, LOC_FACE_X + d, i, j, k, x);
+      test_position(g, LOC_FACE_X + d, i, j, k, x);
       fs.vel[d][grid_index(g, i, j, k)] = velocity_derivative(d, -1, -1, x);
     }
   }
@@ -122,7 +83,7 @@ static void smooth_errors(int n0, double *stress_err, double *gradient_err)
     location_range(g, LOC_FACE_X + d, lo, hi);
     FOR_RANGE(lo, hi, i, j, k) {
       double x[3];
-      position(g, LOC_FACE_X + d, i, j, k, x);
+      test_position(g, LOC_FACE_X + d, i, j, k, x);
       double lap = 0.0, grad_div = 0.0;
       for (int e = 0; e < 3; e++) {
         lap += velocity_derivative(d, e, e, x);
@@ -135,7 +96,7 @@ static void smooth_errors(int n0, double *stress_err, double *gradient_err)
   const int lo[3] = {0, 0, 0};
   FOR_RANGE(lo, g->n, i, j, k) {
     double x[3];
-    position(g, LOC_CENTRE, i, j, k, x);
+    test_position(g, LOC_CENTRE, i, j, k, x);
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++)
         *gradient_err = fmax(*gradient_err, fabs(fs.L[3 * a + b][grid_index(g, i, j, k)]
@@ -168,7 +129,7 @@ START_TEST(exact_on_linear_velocity)
   FOR_ALL(g, i, j, k) {
     for (int a = 0; a < 3; a++) {
       double x[3];
-      position(g, LOC_FACE_X + a, i, j, k, x);
+      test_position(g, LOC_FACE_X + a, i, j, k, x);
       fs.vel[a][grid_index(g, i, j, k)] = 0.3 * a + A[a][0] * x[0] + A[a][1] * x[1]
                                           + A[a][2] * x[2];
     }
@@ -207,7 +168,7 @@ START_TEST(stress_range_and_edge_positions)
   FOR_ALL(g, i, j, k) {
     for (int a = 0; a < 3; a++) {
       double x[3];
-      position(g, LOC_FACE_X + a, i, j, k, x);
+      test_position(g, LOC_FACE_X + a, i, j, k, x);
       const int b = (a + 1) % 3;
       fs.vel[a][grid_index(g, i, j, k)] = x[b] * x[b];
     }

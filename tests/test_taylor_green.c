@@ -1,6 +1,6 @@
 /* The viscous Taylor-Green vortex u = U sin(kx x) cos(kz z), w = -U (Lz/Lx) cos(kx x) sin(kz z)
  * in a periodic box at Re << 1: its kinetic energy decays as exp(-2 nu k^2 t),
- * k^2 = kx^2 + kz^2.  And the ACM step's own claims (DESIGN.md section 3), every step:
+ * k^2 = kx^2 + kz^2.  And the ACM step's own claims (docs/method.md, "The time step"), every step:
  * gamma >= 0, the divergence D^{N+1} = rho div v^{N+1} measured after the projection has
  * <D^2> equal to the minimum predicted from the sums, and <p> = 0 to round-off. */
 #include <check.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/operators.h"
 #include "decomp/reduce.h"
 
@@ -44,13 +44,6 @@ static double energy(const fluid_case *fc)
   return e;
 }
 
-static int rank0(void)
-{
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank == 0;
-}
-
 START_TEST(energy_decay_rate)
 {
   const int n = 64;
@@ -67,7 +60,7 @@ START_TEST(energy_decay_rate)
   fluid_case_steps(&fc, 20);
   const double e1 = energy(&fc), t1 = fc.state.time;
   const double measured = -log(e1 / e0) / (t1 - t0);
-  if (rank0())
+  if (test_rank0())
     printf("taylor-green: %d^3, Re = %.2g, steps %ld-%ld: decay rate / (2 nu k^2) - 1 = %.1e "
            "(discrete prediction %.1e, measured against it %.1e)\n",
            n, AMPLITUDE * L / nu, fc.state.step - 20, fc.state.step, measured / rate - 1.0,
@@ -119,7 +112,7 @@ static void check_projection(fluid_case *fc, long steps, const char *label)
     ck_assert_msg(fabs(mean_p) <= 1e-13 * p_max, "%s: step %ld: <p> = %g, max |p| = %g", label,
                   s->step, mean_p, p_max);
   }
-  if (rank0())
+  if (test_rank0())
     printf("%s: %ld steps: gamma in [%.1e, %.1e], max |<D^2> - predicted| / <D*^2> = %.1e, "
            "max <D^2>/<D*^2> = %.1e, max |<p>| / max |p| = %.1e\n",
            label, steps, min_gamma, max_gamma, worst_gap, reduction, worst_mean_p);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tests/fluid_case.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/reduce.h"
 
 static const char *stream_case =

@@ -18,7 +18,7 @@
 #include "decomp/boundary.h"
 #include "decomp/decomp.h"
 #include "decomp/halo.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "src/tracers.h"
 
 static const int cells[3] = {24, 24, 24};

@@ -11,7 +11,7 @@
 
 #include "decomp/decomp.h"
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "decomp/transpose.h"
 
 static const double sentinel = -7.25;

@@ -9,32 +9,10 @@
 #include <stdlib.h>
 
 #include "base/grid.h"
-#include "tests/mpi_check.h"
+#include "tests/test_support.h"
 #include "stencils/weno5.h"
 
-#define FOR_ALL(g, i, j, k)                                                 \
-  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
-    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
-      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
-
 static const double two_pi = 6.283185307179586;
-
-/* A single-block grid: one rank owns everything; wall_y puts walls at both y sides. */
-static efsi_grid make_grid(const int n[3], const double len[3], int wall_y)
-{
-  efsi_grid g;
-  const int zero[3] = {0, 0, 0}, wall[3] = {0, wall_y, 0};
-  grid_init(&g, n, len, n, zero, wall, wall);
-  return g;
-}
-
-/* Coordinates of point (i,j,k) of location loc. */
-static void position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
-{
-  const int idx[3] = {i, j, k};
-  for (int d = 0; d < 3; d++)
-    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
-}
 
 static void fill_constant(const efsi_grid *g, double *f, double value)
 {
@@ -50,7 +28,7 @@ static double sine_error(int loc, int d, int cells, double sign, double phase)
   int n[3] = {4, 5, 3};
   n[d] = cells;
   const double len[3] = {2.0, 1.5, 3.0};
-  efsi_grid g = make_grid(n, len, 0);
+  efsi_grid g = test_grid(n, len, 0, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   const double a[3] = {0.7, -0.3, 0.4};
   for (int e = 0; e < 3; e++) {
@@ -60,7 +38,7 @@ static double sine_error(int loc, int d, int cells, double sign, double phase)
   const double kw = two_pi / len[d];
   FOR_ALL(&g, i, j, k) {
     double x[3];
-    position(&g, loc, i, j, k, x);
+    test_position(&g, loc, i, j, k, x);
     f[grid_index(&g, i, j, k)] = sin(kw * x[d] + phase);
   }
   advection_weno5(&g, loc, f, vel[0], vel[1], vel[2], out);
@@ -71,7 +49,7 @@ static double sine_error(int loc, int d, int cells, double sign, double phase)
     for (int j = lo[1]; j < hi[1]; j++)
       for (int i = lo[0]; i < hi[0]; i++) {
         double x[3];
-        position(&g, loc, i, j, k, x);
+        test_position(&g, loc, i, j, k, x);
         const double exact = -sign * 1.5 * kw * cos(kw * x[d] + phase);
         err = fmax(err, fabs(out[grid_index(&g, i, j, k)] - exact));
       }
@@ -116,7 +94,7 @@ static double conservative_sine_error(int d, int cells, double sign)
   int n[3] = {4, 5, 3};
   n[d] = cells;
   const double len[3] = {2.0, 1.5, 3.0};
-  efsi_grid g = make_grid(n, len, 0);
+  efsi_grid g = test_grid(n, len, 0, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   for (int e = 0; e < 3; e++) {
     vel[e] = field_alloc(&g);
@@ -125,7 +103,7 @@ static double conservative_sine_error(int d, int cells, double sign)
   const double kw = two_pi / len[d];
   FOR_ALL(&g, i, j, k) {
     double x[3];
-    position(&g, LOC_CENTRE, i, j, k, x);
+    test_position(&g, LOC_CENTRE, i, j, k, x);
     f[grid_index(&g, i, j, k)] = sin(kw * x[d] + 0.4);
   }
   advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], out);
@@ -134,7 +112,7 @@ static double conservative_sine_error(int d, int cells, double sign)
     for (int j = 0; j < g.n[1]; j++)
       for (int i = 0; i < g.n[0]; i++) {
         double x[3];
-        position(&g, LOC_CENTRE, i, j, k, x);
+        test_position(&g, LOC_CENTRE, i, j, k, x);
         err = fmax(err, fabs(out[grid_index(&g, i, j, k)] + sign * 1.5 * kw * cos(kw * x[d] + 0.4)));
       }
   field_free(f);
@@ -157,7 +135,7 @@ START_TEST(conservative_form_is_fifth_order_and_conserves)
    * the total rate is zero to round-off */
   const int n[3] = {16, 12, 10};
   const double len[3] = {2.0, 1.5, 3.0};
-  efsi_grid g = make_grid(n, len, 0);
+  efsi_grid g = test_grid(n, len, 0, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   for (int e = 0; e < 3; e++) vel[e] = field_alloc(&g);
   FOR_ALL(&g, i, j, k) {
@@ -196,7 +174,7 @@ START_TEST(constant_gives_zero)
 {
   const int n[3] = {8, 6, 5};
   const double len[3] = {1.0, 2.0, 0.5};
-  efsi_grid g = make_grid(n, len, 1);
+  efsi_grid g = test_grid(n, len, 1, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   for (int e = 0; e < 3; e++) vel[e] = field_alloc(&g);
   srand(3);
@@ -237,14 +215,14 @@ START_TEST(linear_gives_exact_slope_and_touches_only_updated_points)
 {
   const int n[3] = {8, 6, 5};
   const double len[3] = {1.0, 2.0, 0.5}, c[3] = {1.3, -0.6, 2.1};
-  efsi_grid g = make_grid(n, len, 1);
+  efsi_grid g = test_grid(n, len, 1, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   for (int e = 0; e < 3; e++) vel[e] = field_alloc(&g);
   srand(5);
   random_velocity(&g, vel);
   FOR_ALL(&g, i, j, k) {
     double x[3];
-    position(&g, LOC_CENTRE, i, j, k, x);
+    test_position(&g, LOC_CENTRE, i, j, k, x);
     f[grid_index(&g, i, j, k)] = 0.4 + c[0] * x[0] + c[1] * x[1] + c[2] * x[2];
   }
   const double sentinel = -12345.0;
@@ -285,7 +263,7 @@ START_TEST(step_is_essentially_non_oscillatory)
       int n[3] = {4, 4, 4};
       n[d] = 32;
       const double len[3] = {1.0, 1.0, 1.0}, sign = s ? -1.0 : 1.0, jump = 2.5;
-      efsi_grid g = make_grid(n, len, 0);
+      efsi_grid g = test_grid(n, len, 0, 0);
       double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
       for (int e = 0; e < 3; e++) {
         vel[e] = field_alloc(&g);
@@ -390,7 +368,7 @@ static void random_smooth(const efsi_grid *g, int loc, double *f, double offset)
   }
   FOR_ALL(g, i, j, k) {
     double x[3], value = offset;
-    position(g, loc, i, j, k, x);
+    test_position(g, loc, i, j, k, x);
     for (int m = 0; m < 4; m++)
       value += amp[m] * sin(kx[m][0] * x[0] + kx[m][1] * x[1] + kx[m][2] * x[2] + phase[m]);
     f[grid_index(g, i, j, k)] = value;
@@ -407,7 +385,7 @@ START_TEST(optimised_agrees_with_reference)
   srand(12345);
   const int n[3] = {16, 12, 14};
   const double len[3] = {2.0, 1.5, 1.75};
-  efsi_grid g = make_grid(n, len, 0);
+  efsi_grid g = test_grid(n, len, 0, 0);
   double *f = field_alloc(&g), *out = field_alloc(&g), *vel[3];
   for (int e = 0; e < 3; e++) vel[e] = field_alloc(&g);
   double worst = 0.0;

@@ -1,10 +1,15 @@
-# files of verify/: the SMAC path's exact FFT / tridiagonal Poisson solver, its test and notes.
+# verify/: the SMAC path's exact FFT / tridiagonal Poisson solver (docs/smac.md), and the
+# verification, benchmark and study scripts (not run by make check).
 libefsi_a_SOURCES += verify/poisson_fft.c verify/poisson_fft.h
 
-check_PROGRAMS += tests/test_poisson_mpi
-TESTS += tests/test_poisson_mpi
-tests_test_poisson_mpi_SOURCES = tests/test_poisson_mpi.c
-tests_test_poisson_mpi_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
-tests_test_poisson_mpi_LDADD = $(TEST_LIBS)
+# verify/efsi-machine measures the FP64 peak and the triad bandwidth verify/bench compares
+# with (docs/performance.md), built with the configured CFLAGS (--enable-native for the
+# full vector width).
+noinst_PROGRAMS += verify/efsi-machine
+verify_efsi_machine_SOURCES = verify/machine.c
+verify_efsi_machine_LDADD = -lm
 
-dist_doc_DATA += docs/smac.md
+dist_noinst_SCRIPTS += verify/bench verify/bench-fluid verify/scaling verify/vectorisation \
+  verify/core-speeds verify/study-acm-smac verify/solid-couette verify/same-results \
+  verify/roscoe
+dist_noinst_DATA += verify/roscoe_theory.py

@@ -1,0 +1,53 @@
+#!/bin/sh
+# The project documents itself (docs/architecture.md, "Where things are documented"): every
+# Markdown file a source file or script names must be in the repository, and a cited
+# section -- written  docs/FILE.md, "Heading"  -- must be a heading of that file.  Exit 1
+# names every citation that points nowhere (a file outside the repository, a renamed
+# section).
+top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$top" || exit 1
+files=$(find base src stencils decomp io verify tests runs quickstart .ci configure.ac Makefile.am \
+          \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \
+             -o -name '*.am' -o -name '*.ac' -o -name '*.ini' -o -name '*.sh' -o -name '*.py' \
+             -o -perm -u+x \) -type f 2>/dev/null | sort)
+status=0
+count=0
+for file in $files; do
+  [ "$file" = tests/check-citations.sh ] && continue
+  # a design document that is not part of efsi
+  if grep -q 'DESIGN' "$file"; then
+    grep -n 'DESIGN' "$file" | sed "s|^|$file:|; s|\$|  (a document outside the repository)|"
+    status=1
+  fi
+  # every *.md a line names (a path ending in .md), with the quoted heading after it if any
+  grep -n -o '[A-Za-z0-9_./-]*\.md\(, "[^"]*"\)\{0,1\}' "$file" 2>/dev/null > citations.tmp
+  while IFS= read -r hit; do
+    line=${hit%%:*}
+    cite=${hit#*:}
+    doc=${cite%%,*}
+    doc=${doc#/}
+    case $doc in
+      docs/*.md|README.md) ;;
+      */*.md) ;;
+      *.md) doc="docs/$doc" ;;       # a bare name: the docs folder's
+    esac
+    count=$((count + 1))
+    if [ ! -f "$doc" ]; then
+      echo "$file:$line: cites $cite, which is not in the repository"
+      status=1
+      continue
+    fi
+    case $cite in
+      *', "'*)
+        heading=${cite#*, \"}
+        heading=${heading%\"}
+        if ! grep -q "^#.*$heading" "$doc"; then
+          echo "$file:$line: cites $cite: $doc has no heading \"$heading\""
+          status=1
+        fi ;;
+    esac
+  done < citations.tmp
+done
+rm -f citations.tmp
+[ $status -eq 0 ] && echo "check-citations: $count citations of documents, every one in the repository"
+exit $status

@@ -1,0 +1,56 @@
+#!/bin/sh
+# The folder graph is acyclic (docs/architecture.md, "Layers"): every quoted #include names
+# its folder, the file exists, and a folder includes only from the folders below it:
+#   base      base
+#   stencils  base stencils
+#   decomp    base decomp
+#   io        base decomp io
+#   verify    base decomp stencils verify
+#   src       base decomp stencils io verify src
+#   tests     anything
+# A folder's cuda/ subfolder is held to the folder's own rule.  Exit 1 names every include
+# that breaks it.
+top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$top" || exit 1
+allowed() {
+  case $1 in
+    base) echo "base" ;;
+    stencils) echo "base stencils" ;;
+    decomp) echo "base decomp" ;;
+    io) echo "base decomp io" ;;
+    verify) echo "base decomp stencils verify" ;;
+    src) echo "base decomp stencils io verify src" ;;
+    tests) echo "base decomp stencils io verify src tests" ;;
+  esac
+}
+status=0
+checked=0
+for folder in base stencils decomp io verify src tests; do
+  ok=$(allowed "$folder")
+  for file in $(find "$folder" \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) | sort); do
+    grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" | while IFS= read -r line; do
+      target=$(printf '%s\n' "$line" | sed 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/')
+      number=${line%%:*}
+      case $target in
+        */*) ;;
+        *) echo "$file:$number: #include \"$target\" does not name its folder"; echo x; continue ;;
+      esac
+      if [ ! -f "$target" ]; then
+        echo "$file:$number: #include \"$target\": no such file"; echo x; continue
+      fi
+      dir=${target%%/*}
+      case " $ok " in
+        *" $dir "*) ;;
+        *) echo "$file:$number: $folder/ may not include $target (allowed: $ok)"; echo x ;;
+      esac
+    done
+    checked=$((checked + 1))
+  done
+done > check-layers.out
+if grep -q '^x$' check-layers.out; then
+  grep -v '^x$' check-layers.out
+  status=1
+fi
+rm -f check-layers.out
+[ $status -eq 0 ] && echo "check-layers: the includes of $checked files follow the folder graph"
+exit $status

@@ -1,0 +1,99 @@
+/* What the test programs share (see test_support.h). */
+#include "tests/test_support.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdlib.h>
+
+#include "stencils/location.h"
+
+int mpi_all(int condition)
+{
+  int all = 0;
+  MPI_Allreduce(&condition, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  return all;
+}
+
+int mpi_check_world_size(void)
+{
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int mpi_check_process_grids(int size, int grids[][3], int max)
+{
+  int count = 0;
+  for (int px = 1; px <= size; px++)
+    for (int py = 1; px * py <= size; py++)
+      if (size % (px * py) == 0 && count < max) {
+        grids[count][0] = px;
+        grids[count][1] = py;
+        grids[count][2] = size / (px * py);
+        count++;
+      }
+  return count;
+}
+
+int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void))
+{
+  int provided = 0, rank = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  SRunner *runner = srunner_create(make_suite());
+  srunner_set_fork_status(runner, CK_NOFORK);
+  srunner_run_all(runner, rank == 0 ? CK_NORMAL : CK_SILENT);
+  int failed = srunner_ntests_failed(runner);
+  srunner_free(runner);
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+efsi_grid test_grid(const int n[3], const double length[3], int wall_y, int wall_z)
+{
+  efsi_grid g;
+  const int zero[3] = {0, 0, 0}, wall[3] = {0, wall_y, wall_z};
+  grid_init(&g, n, length, n, zero, wall, wall);
+  return g;
+}
+
+void test_position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])
+{
+  const int idx[3] = {i, j, k};
+  for (int d = 0; d < 3; d++)
+    x[d] = (idx[d] + (d == location_direction(loc) ? 0.0 : 0.5)) * g->h[d];
+}
+
+double test_mode_eval(const test_mode *md, const double length[3], const double x[3],
+                      const int deriv[3])
+{
+  const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
+  double value = md->amplitude;
+  for (int d = 0; d < 3; d++) {
+    const double kw = two_pi * md->m[d] / length[d];
+    value *= pow(kw, deriv[d]) * sin(kw * x[d] + md->phase[d] + deriv[d] * half_pi);
+  }
+  return value;
+}
+
+double *test_plane_scratch(const efsi_grid *g)
+{
+  static double *plane;
+  static int planes;
+  if (g->n[2] > planes) {
+    free(plane);
+    planes = g->n[2];
+    plane = malloc((size_t)planes * 16 * sizeof *plane);   /* the widest: FLOW_COUNT, SUM_COUNT */
+    if (!plane) abort();
+  }
+  return plane;
+}
+
+int test_rank0(void)
+{
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}

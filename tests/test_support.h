@@ -1,0 +1,59 @@
+/* What the test programs share: running a Check suite under MPI, single-block grids,
+ * point positions, smooth test modes, loops over every point, scratch for the reduction
+ * kernels.  A suite runs on every rank (tests may be collective), in-process (no fork after
+ * MPI_Init); only rank 0 prints; the program fails when any rank failed.  Usage:
+ * int main(int argc, char **argv) { return mpi_check_main(argc, argv, my_suite); } */
+#ifndef EFSI_TEST_SUPPORT_H
+#define EFSI_TEST_SUPPORT_H
+
+#include <check.h>
+
+#include "base/grid.h"
+
+/* Every point of g, halos included; the owned points; the box lo <= (i, j, k) < hi. */
+#define FOR_ALL(g, i, j, k)                                                 \
+  for (int k = -EFSI_HALO; k < (g)->n[2] + EFSI_HALO; k++)                  \
+    for (int j = -EFSI_HALO; j < (g)->n[1] + EFSI_HALO; j++)                \
+      for (int i = -EFSI_HALO; i < (g)->n[0] + EFSI_HALO; i++)
+#define FOR_OWNED(g, i, j, k)                                               \
+  for (int k = 0; k < (g)->n[2]; k++)                                       \
+    for (int j = 0; j < (g)->n[1]; j++)                                     \
+      for (int i = 0; i < (g)->n[0]; i++)
+#define FOR_RANGE(lo, hi, i, j, k)                                          \
+  for (int k = (lo)[2]; k < (hi)[2]; k++)                                   \
+    for (int j = (lo)[1]; j < (hi)[1]; j++)                                 \
+      for (int i = (lo)[0]; i < (hi)[0]; i++)
+
+/* A single-block grid of n cells and the given lengths: one rank owns everything; walls at
+ * both sides of y (wall_y) and of z (wall_z). */
+efsi_grid test_grid(const int n[3], const double length[3], int wall_y, int wall_z);
+
+/* Coordinates of point (i, j, k) of location loc (stencils/location.h). */
+void test_position(const efsi_grid *g, int loc, int i, int j, int k, double x[3]);
+
+/* A periodic mode A prod_d sin(2 pi m_d x_d / L_d + phase_d), and its value at x
+ * differentiated deriv[d] times along d. */
+typedef struct { double amplitude; int m[3]; double phase[3]; } test_mode;
+double test_mode_eval(const test_mode *md, const double length[3], const double x[3],
+                      const int deriv[3]);
+
+/* Scratch for the per-plane partials of the reduction kernels of grid g (valid until the
+ * next call). */
+double *test_plane_scratch(const efsi_grid *g);
+
+/* 1 on rank 0 of MPI_COMM_WORLD. */
+int test_rank0(void);
+
+int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void));
+
+/* Every process grid px x py x pz = size (px outer, py inner), at most max of them, into
+ * grids; returns how many. */
+int mpi_check_process_grids(int size, int grids[][3], int max);
+
+/* The number of ranks of MPI_COMM_WORLD. */
+int mpi_check_world_size(void);
+
+/* For assertions that must hold on every rank: true on all ranks if true on each. */
+int mpi_all(int condition);
+
+#endif
