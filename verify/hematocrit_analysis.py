@@ -36,7 +36,7 @@ COLUMNS = {"Q": "lumen_flow_rate", "Ht": "tube_hematocrit", "Hd": "discharge_hem
 NAMES = {"Q": "lumen flow rate", "Ht": "tube hematocrit", "Hd": "discharge hematocrit",
          "tau_mean": "mean lumen wall shear stress", "tau_max": "largest lumen wall shear stress"}
 SECTORS = 16          # azimuthal sectors of the local wall-shear fits
-SHELL = 3.0           # cells of the lumen next to the wall used by the wall-shear fits
+SHELL_LO, SHELL_HI = 1.5, 4.5   # the lumen cells (s = R - r, in cells) of the wall-shear fits
 
 
 class AnalysisError(Exception):
@@ -142,36 +142,46 @@ def read_fields(path, names):
 
 
 def wall_shear(u, lumen, g, mu):
-    """Mean and largest wall shear stress mu du/ds at the lumen wall, s = R - r: least-squares
-    fits u = a s + b s^2 (no slip at s = 0) to the lumen cells within SHELL cells of the wall,
-    one fit over all of them (the mean) and one per axial cell and azimuthal sector (the
-    largest)."""
+    """Mean and largest wall shear stress mu du/ds, s = R - r, at the effective wall: the
+    lumen cells with s in [SHELL_LO, SHELL_HI] cells (the cells touching the diffuse wall
+    left out) are fitted by least squares with u = c0 + c1 s + c2 s^2, the wall is where the
+    fit reaches u = 0 (near s = 0) and the stress is mu (c1 + 2 c2 s0) there.  One fit over
+    all those cells gives the mean, one per axial cell and azimuthal sector the largest."""
     s = g.R - g.r
-    shell2d = g.tube & (s > 0) & (s <= SHELL * g.h)
+    shell2d = g.tube & (s >= SHELL_LO * g.h) & (s <= SHELL_HI * g.h)
     sel = lumen & shell2d[:, :, None]
     if not sel.any():
         return math.nan, math.nan
     nx = u.shape[2]
-    ss = np.broadcast_to(s[:, :, None], u.shape)[sel]
+    ss = np.broadcast_to(s[:, :, None], u.shape)[sel] / g.h      # in cells: well scaled
     uu = u[sel]
     sector = ((g.theta + math.pi) / (2 * math.pi) * SECTORS).astype(int) % SECTORS
     ix = np.broadcast_to(np.arange(nx)[None, None, :], u.shape)[sel]
     group = ix * SECTORS + np.broadcast_to(sector[:, :, None], u.shape)[sel]
-
-    def fit(s2, s3, s4, us, uss):
-        det = s2 * s4 - s3 * s3
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(np.abs(det) > 1e-30 * np.maximum(s2 * s4, 1e-300),
-                            (us * s4 - uss * s3) / det, np.nan)
-
-    mean = mu * fit(np.sum(ss ** 2), np.sum(ss ** 3), np.sum(ss ** 4), np.sum(uu * ss),
-                    np.sum(uu * ss ** 2))
     n = nx * SECTORS
-    sums = [np.bincount(group, w, minlength=n) for w in
-            (ss ** 2, ss ** 3, ss ** 4, uu * ss, uu * ss ** 2)]
+    m = [np.bincount(group, ss ** k, minlength=n) for k in range(5)]
+    r = [np.bincount(group, uu * ss ** k, minlength=n) for k in range(3)]
+    A = np.stack([np.stack([m[i + j] for j in range(3)], -1) for i in range(3)], -2)
+    b = np.stack(r, -1)
+
+    def slope_at_zero(A, b):
+        """mu du/ds where the fitted quadratic crosses zero within a cell or two of s = 0."""
+        ok = np.abs(np.linalg.det(A)) > 1e-12 * np.maximum(np.abs(A).max(axis=(-1, -2)) ** 3, 1e-300)
+        c = np.full(b.shape, np.nan)
+        if ok.any():
+            c[ok] = np.linalg.solve(A[ok], b[ok][..., None])[..., 0]
+        c0, c1, c2 = c[..., 0], c[..., 1], c[..., 2]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            disc = np.sqrt(c1 * c1 - 4 * c2 * c0)
+            # the root nearest s = 0, written so that c2 -> 0 gives -c0/c1
+            s0 = np.where(np.abs(c2) * 1e6 > np.abs(c1), -2 * c0 / (c1 + np.sign(c1) * disc), -c0 / c1)
+            slope = (c1 + 2 * c2 * s0) / g.h
+        return np.where((s0 > -1.5) & (s0 < SHELL_LO + 0.5), mu * slope, np.nan)
+
+    mean = slope_at_zero(A.sum(axis=0), b.sum(axis=0))
     count = np.bincount(group, minlength=n)
-    local = mu * fit(*sums)
-    local = local[(count >= 3) & np.isfinite(local)]
+    local = slope_at_zero(A, b)
+    local = local[(count >= 4) & np.isfinite(local)]
     return float(mean), float(local.max()) if local.size else math.nan
 
 
@@ -527,6 +537,19 @@ def figure_cfl(study, profiles, path):
     save(fig, path)
 
 
+def shaded(tri, colour, alpha):
+    """Face colours lit by one distant light (Lambert, both sides), so that touching cells
+    stay apart in the picture."""
+    from matplotlib.colors import to_rgb
+    n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
+    n /= np.maximum(np.linalg.norm(n, axis=1), 1e-300)[:, None]
+    light = np.array([-0.35, -0.75, 0.55])
+    light /= np.linalg.norm(light)
+    k = 0.35 + 0.65 * np.abs(n @ light)
+    rgb = np.array(to_rgb(colour))[None, :] * k[:, None]
+    return np.column_stack([rgb, np.full(len(k), alpha)])
+
+
 def figure7(study, run, path):
     """3-D picture of the last fields file of a run: phi = 1/2 isosurfaces of RBCs and
     platelets, and the back half of the lumen surface, translucent."""
@@ -555,15 +578,17 @@ def figure7(study, run, path):
         label, colour, alpha = style[name]
         vol = f[name]
         if marching_cubes is not None:
-            step = max(1, int(round((vol.size / 4e6) ** (1 / 3))))
+            # about 12 cells across an RBC are enough for the picture
+            step = max(1, study.settings["grid"]["cells_per_rbc"] // 12)
             verts, faces, _, _ = marching_cubes(vol, 0.5, spacing=h, step_size=step)
             verts = verts + 0.5 * np.array(h)          # cell centres
             xyz = verts[:, ::-1]                        # (z, y, x) -> (x, y, z)
             if name == "phi_wall":                      # cut away the front (y < yc) half
                 keep = xyz[faces][:, :, 1].mean(axis=1) > g.yc
                 faces = faces[keep]
-            poly = Poly3DCollection(xyz[faces], facecolor=colour, edgecolor="none",
-                                    alpha=alpha, linewidth=0)
+            tri = xyz[faces]
+            poly = Poly3DCollection(tri, facecolor=shaded(tri, colour, alpha), edgecolor="none",
+                                    linewidth=0)
             ax.add_collection3d(poly)
         else:
             inside = vol >= 0.5
@@ -786,9 +811,10 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "of u over the lumen cells times h³ / Lx (the mean over x of the flux through a "
       "cross-section); discharge hematocrit = the same sum of u phi_rbc over that of u; tube "
       "hematocrit = sum of phi_rbc / sum of (1 - phi_wall) in the tube; wall shear = µ du/ds at "
-      "the wall (s = R - r) from least-squares fits u = a s + b s² to the lumen cells within "
-      "%g cells of the wall: one fit over all of them (mean), one per axial cell and each of "
-      "%d azimuthal sectors (largest)." % (SHELL, SECTORS))
+      "the effective wall from least-squares fits u = c0 + c1 s + c2 s² (s = R - r) to the lumen "
+      "cells with s in [%g, %g] cells, the wall being where the fit reaches u = 0: one fit over "
+      "all of them (mean), one per axial cell and each of %d azimuthal sectors (largest)."
+      % (SHELL_LO, SHELL_HI, SECTORS))
     w("")
     w("## Lumen quantities over time")
     w("")
