@@ -867,8 +867,8 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
     w("## Cells and vessel wall (Fig. 7)")
     w("")
     if fig7:
-        w("phi = 1/2 isosurfaces of `%s` of the highest-hematocrit run (%s); the lumen surface "
-          "(phi_wall = 1/2) is cut away in front." % (fig7[1], fig7[0]))
+        w("The phi = 1/2 surfaces of the RBCs, the platelets and the lumen (phi_wall = 1/2, cut "
+          "away in front) in `%s` of the highest-hematocrit run, drawn by %s." % (fig7[1], fig7[0]))
         w("")
         w("![Fig. 7](fig7_cells_3d.png)")
     else:
