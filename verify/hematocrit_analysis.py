@@ -141,46 +141,58 @@ def read_fields(path, names):
         return None
 
 
-def wall_shear(u, lumen, g, mu):
-    """Mean and largest wall shear stress mu du/ds, s = R - r, at the effective wall: the
-    lumen cells with s in [SHELL_LO, SHELL_HI] cells (the cells touching the diffuse wall
-    left out) are fitted by least squares with u = c0 + c1 s + c2 s^2, the wall is where the
-    fit reaches u = 0 (near s = 0) and the stress is mu (c1 + 2 c2 s0) there.  One fit over
-    all those cells gives the mean, one per axial cell and azimuthal sector the largest."""
+def wall_shear(u, wall, lumen, g, mu):
+    """Mean and largest wall shear stress mu du/ds, s = R - r, at the effective wall.  The
+    velocity is taken relative to the wall's own, u_w, the mean u of the wall cells
+    (phi_wall >= 1/2) with r in [R, R + 2 h) (the elastic wall moves while the flow starts).
+    The lumen cells with s in [SHELL_LO, SHELL_HI] cells (the cells touching the diffuse wall
+    left out) are fitted by least squares with u - u_w = c0 + c1 s + c2 s^2; the wall is
+    where the fit reaches zero near s = 0 (at s = 0 if it does not within a cell or two)
+    and the stress is mu (c1 + 2 c2 s0) there.  One fit over all those cells gives the mean,
+    one per axial cell and azimuthal sector the largest."""
     s = g.R - g.r
+    sector = ((g.theta + math.pi) / (2 * math.pi) * SECTORS).astype(int) % SECTORS
+    nx = u.shape[2]
+    n = nx * SECTORS
+    group3 = (np.arange(nx)[None, None, :] * SECTORS + sector[:, :, None])
+    group3 = np.broadcast_to(group3, u.shape)
+    # the wall's velocity next to the lumen, per group and over all of them
+    wsel = (wall >= 0.5) & ((s <= 0) & (s > -2 * g.h))[:, :, None]
+    wcount = np.bincount(group3[wsel], minlength=n)
+    wsum = np.bincount(group3[wsel], u[wsel], minlength=n)
+    u_wall_all = float(wsum.sum() / wcount.sum()) if wcount.sum() else 0.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u_wall = np.where(wcount > 0, wsum / np.maximum(wcount, 1), u_wall_all)
     shell2d = g.tube & (s >= SHELL_LO * g.h) & (s <= SHELL_HI * g.h)
     sel = lumen & shell2d[:, :, None]
     if not sel.any():
         return math.nan, math.nan
-    nx = u.shape[2]
     ss = np.broadcast_to(s[:, :, None], u.shape)[sel] / g.h      # in cells: well scaled
+    group = group3[sel]
     uu = u[sel]
-    sector = ((g.theta + math.pi) / (2 * math.pi) * SECTORS).astype(int) % SECTORS
-    ix = np.broadcast_to(np.arange(nx)[None, None, :], u.shape)[sel]
-    group = ix * SECTORS + np.broadcast_to(sector[:, :, None], u.shape)[sel]
-    n = nx * SECTORS
     m = [np.bincount(group, ss ** k, minlength=n) for k in range(5)]
     r = [np.bincount(group, uu * ss ** k, minlength=n) for k in range(3)]
     A = np.stack([np.stack([m[i + j] for j in range(3)], -1) for i in range(3)], -2)
     b = np.stack(r, -1)
 
-    def slope_at_zero(A, b):
-        """mu du/ds where the fitted quadratic crosses zero within a cell or two of s = 0."""
+    def slope_at_wall(A, b, uw):
+        """mu du/ds where the fitted quadratic of u - uw crosses zero near s = 0."""
         ok = np.abs(np.linalg.det(A)) > 1e-12 * np.maximum(np.abs(A).max(axis=(-1, -2)) ** 3, 1e-300)
         c = np.full(b.shape, np.nan)
         if ok.any():
             c[ok] = np.linalg.solve(A[ok], b[ok][..., None])[..., 0]
-        c0, c1, c2 = c[..., 0], c[..., 1], c[..., 2]
+        c0, c1, c2 = c[..., 0] - uw, c[..., 1], c[..., 2]
         with np.errstate(invalid="ignore", divide="ignore"):
             disc = np.sqrt(c1 * c1 - 4 * c2 * c0)
             # the root nearest s = 0, written so that c2 -> 0 gives -c0/c1
-            s0 = np.where(np.abs(c2) * 1e6 > np.abs(c1), -2 * c0 / (c1 + np.sign(c1) * disc), -c0 / c1)
-            slope = (c1 + 2 * c2 * s0) / g.h
-        return np.where((s0 > -1.5) & (s0 < SHELL_LO + 0.5), mu * slope, np.nan)
+            s0 = np.where(np.abs(c2) * 1e6 > np.abs(c1), -2 * c0 / (c1 + np.sign(c1) * disc),
+                          -c0 / c1)
+            s0 = np.where((s0 > -1.5) & (s0 < SHELL_LO + 0.5), s0, 0.0)
+            return mu * (c1 + 2 * c2 * s0) / g.h
 
-    mean = slope_at_zero(A.sum(axis=0), b.sum(axis=0))
+    mean = slope_at_wall(A.sum(axis=0), b.sum(axis=0), u_wall_all)
     count = np.bincount(group, minlength=n)
-    local = slope_at_zero(A, b)
+    local = slope_at_wall(A, b, u_wall)
     local = local[(count >= 4) & np.isfinite(local)]
     return float(mean), float(local.max()) if local.size else math.nan
 
@@ -198,7 +210,7 @@ def fields_quantities(path, g, mu, rbc, nbins):
     q = float(np.sum(u[lumen])) * g.cell / Lx
     q_rbc = float(np.sum((u * phi)[lumen])) * g.cell / Lx
     v_lumen = float(np.sum((1 - wall)[np.broadcast_to(g.tube[:, :, None], u.shape)])) * g.cell
-    tau_mean, tau_max = wall_shear(u, lumen, g, mu)
+    tau_mean, tau_max = wall_shear(u, wall, lumen, g, mu)
     edges = np.linspace(0, g.R, nbins + 1)
     b = np.digitize(g.r, edges) - 1                  # (nz, ny); nbins = beyond R
     b = np.where(b < 0, 0, np.minimum(b, nbins))
@@ -224,6 +236,14 @@ class Run:
         self.study = study
         self._fq = None
         self.notes = []
+
+    @property
+    def t1(self):
+        """End of the sampling window: efsi stops at the first step at or past time.end_time,
+        up to one time step after it, and that last step belongs to the window."""
+        d = self.diag
+        dt = float(d["dt"][-1]) if d is not None and len(d.get("dt", [])) else 0.0
+        return self.study.t1 + dt
 
     @property
     def ok(self):
@@ -367,7 +387,7 @@ def fig9_profile(run, study):
         return edges, count, rms
     r, vr = radial(p, study)
     eps = 1e-9 * max(study.t1, 1.0)
-    m = (p["time"] >= study.t0 - eps) & (p["time"] <= study.t1 + eps)
+    m = (p["time"] >= study.t0 - eps) & (p["time"] <= run.t1 + eps)
     rr, v = r[m] / study.R, vr[m]
     b = np.clip(np.digitize(rr, edges) - 1, 0, study.bins - 1)
     count = np.bincount(b, minlength=study.bins)
@@ -381,7 +401,7 @@ def rbc_profile(run, study):
     """Time-averaged (over the fields files in the window) azimuthal and axial mean of phi_rbc
     and u in radial bins of h/2; the files used."""
     fq = [q for q in run.fields_series()
-          if study.t0 - 1e-9 * max(study.t1, 1) <= q["time"] <= study.t1 * (1 + 1e-9)]
+          if study.t0 - 1e-9 * max(study.t1, 1) <= q["time"] <= run.t1 * (1 + 1e-9)]
     if not fq:
         return None
     n = sum(q["prof_n"] for q in fq)
@@ -408,7 +428,7 @@ def cell_free_layer(prof, study, fraction):
     k = above.max()
     if k == len(r) - 1:
         return max(study.R - r[k], 0.0), ref
-    r0, r1, p0, p1 = r[k], r[k + 1], phi[k], phi[k + 1]
+    r0, r1, p0, p1 = r[k], r[k + 1], phi[k], np.nan_to_num(phi[k + 1])
     edge = r0 + (p0 - level) / (p0 - p1) * (r1 - r0) if p0 != p1 else r0
     return float(study.R - edge), ref
 
@@ -651,7 +671,7 @@ def analyse(study_dir, log=print):
         for key in COLUMNS:
             t, v, src = run.series(key)
             sources[key].setdefault(src, []).append(run.label)
-            row[key] = window_mean(t, v, st.t0, st.t1)
+            row[key] = window_mean(t, v, st.t0, run.t1)
             if key == "Ht":
                 row["Ht0"] = at_step0(t, v)
             for ti, vi in zip(t, v):
@@ -811,10 +831,11 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "of u over the lumen cells times h³ / Lx (the mean over x of the flux through a "
       "cross-section); discharge hematocrit = the same sum of u phi_rbc over that of u; tube "
       "hematocrit = sum of phi_rbc / sum of (1 - phi_wall) in the tube; wall shear = µ du/ds at "
-      "the effective wall from least-squares fits u = c0 + c1 s + c2 s² (s = R - r) to the lumen "
-      "cells with s in [%g, %g] cells, the wall being where the fit reaches u = 0: one fit over "
-      "all of them (mean), one per axial cell and each of %d azimuthal sectors (largest)."
-      % (SHELL_LO, SHELL_HI, SECTORS))
+      "the effective wall from least-squares fits u - u_w = c0 + c1 s + c2 s² (s = R - r, u_w the "
+      "velocity of the wall cells within 2h outside D/2) to the lumen cells with s in [%g, %g] "
+      "cells, the wall being where the fit reaches zero (D/2 if not within a cell or two): one "
+      "fit over all of them (mean), one per axial cell and each of %d azimuthal sectors "
+      "(largest)." % (SHELL_LO, SHELL_HI, SECTORS))
     w("")
     w("## Lumen quantities over time")
     w("")
