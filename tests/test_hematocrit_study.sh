@@ -1,0 +1,177 @@
+#!/bin/sh
+# The hematocrit study command on a miniature sweep: a 6 um lumen in an 8.125 um box (26^3
+# cells, RBCs scaled to 2.5 um so that the lattice can seed them), the plasma reference and
+# tube hematocrits 0 and 0.05 with 4 platelets, 2 ranks, 123 steps.
+#   - every figure and table is written, non-empty, and report.md links each of them;
+#   - mu_rel at Ht = 0 (platelets only, against plasma) is within 1 % of 1;
+#   - the tube hematocrit at step 0 is within 1 % of the seeded one (RBC count from
+#     bodies.csv x the Evans-Fung volume / the lumen volume pi R^2 Lx);
+#   - a sweep stopped at t = 0.5, extended to t = 1 and continued, with one run then
+#     interrupted (performance.json and its last files gone, its newest restart file
+#     damaged) and continued by a third call from the restart file before, ends with the
+#     same last restart and fields files (every variable and attribute, bit for bit), and
+#     the same bodies.csv and diagnostics rows (but wall_seconds) as the uninterrupted
+#     sweep, with besides them only the rows of step 62 that ended the first stint;
+#   - a hematocrit the seeding cannot place is refused with exit status 2 before any run.
+# Skipped (77) without python3's numpy, netCDF4 or matplotlib.
+set -eu
+srcdir=${top_srcdir:-.}
+efsi=${top_builddir:-.}/efsi
+study="/usr/bin/python3 $srcdir/verify/hematocrit-study"
+/usr/bin/python3 -c 'import numpy, netCDF4, matplotlib' 2>/dev/null \
+  || { echo "python3 numpy, netCDF4 or matplotlib absent: skipped"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/efsi-test-hematocrit-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+write_study() {   # write_study FILE OUTPUT END_TIME [EXTRA RBC LINE]
+  cat > "$1" <<EOF
+[study]
+name = mini
+output = $2
+[vessel]
+diameter = 6
+wall = 1
+modulus = 0.5
+length = 8
+[grid]
+cells_per_rbc = 8
+[rbc]
+hematocrits = ${4:-0 0.05}
+diameter = 2.5
+[platelet]
+count = 4
+semi_axes = 0.5 0.5 0.4
+modulus = 0.1
+[drive]
+pressure_gradient = 0.01
+[time]
+end_time = $3
+[sampling]
+start = 0.3
+diagnostics_every = 5
+fields_every = 20
+[run]
+ranks = 2
+mpirun = ${EFSI_MPIRUN:-mpirun} -np {ranks}
+EOF
+}
+
+# the uninterrupted sweep
+write_study "$tmp/full.ini" "$tmp/full" 1
+$study --efsi "$efsi" "$tmp/full.ini" > "$tmp/full.log" 2>&1 || { cat "$tmp/full.log"; fail "study run"; }
+cat "$tmp/full.log"
+for run in plasma ht-0.00 ht-0.05; do
+  grep -q "^$run  *started" "$tmp/full.log" || fail "no 'started' line for $run"
+done
+
+# figures and tables, non-empty and linked from report.md
+for f in fig7_cells_3d.png fig8_platelet_radial_position.png fig9_platelet_rms_radial_velocity.png \
+    viscosity.png fahraeus.png cell_free_layer.png timeseries.png summary.csv timeseries.csv \
+    radial_profiles.csv fig8_platelet_radial_position.csv fig9_platelet_rms_radial_velocity.csv; do
+  [ -s "$tmp/full/$f" ] || fail "$f missing or empty"
+  grep -q "($f)" "$tmp/full/report.md" || fail "report.md does not link $f"
+done
+echo "ok: 7 figures, 5 tables and report.md"
+
+# mu_rel at Ht = 0 and the tube hematocrit at step 0 against the seeded one
+/usr/bin/python3 - "$tmp/full" <<'PY' || fail "mu_rel or tube hematocrit"
+import csv, math, os, sys
+top = sys.argv[1]
+rows = {r["run"]: r for r in csv.DictReader(open(os.path.join(top, "summary.csv")))}
+mu0 = float(rows["ht-0.00"]["mu_rel"])
+assert abs(mu0 - 1) < 0.01, "mu_rel at Ht = 0 is %g" % mu0
+case = {}
+for line in open(os.path.join(top, "ht-0.05", "case.ini")):
+    if "=" in line and not line.startswith("#"):
+        k, v = line.split("=", 1)
+        case[k.strip()] = v.strip()
+lx = float(case["length"].split()[0])
+d, D = float(case["diameter"]), 6.0   # the [rbc] diameter comes after the [vessel] one
+ids = {l.split(",")[0] for l in open(os.path.join(top, "ht-0.05", "bodies.csv"))
+       if ",rbc,0," in l}
+R = d / 2
+v_rbc = math.pi * R ** 3 * (2 * 0.2072 / 3 + 4 * 2.0026 / 15 - 16 * 1.1228 / 105)
+seeded = len(ids) * v_rbc / (math.pi * (D / 2) ** 2 * lx)
+got = float(rows["ht-0.05"]["ht_tube_step0"])
+assert len(ids) == int(rows["ht-0.05"]["rbc_count"]) > 0, ids
+assert abs(got / seeded - 1) < 0.01, "tube hematocrit %g at step 0, seeded %g" % (got, seeded)
+print("ok: mu_rel(Ht = 0) = %.6f; tube hematocrit at step 0 %.6f, seeded %.6f (%d RBCs)"
+      % (mu0, got, seeded, len(ids)))
+PY
+
+# stopped at t = 0.5, extended to 1, one run interrupted and continued
+write_study "$tmp/part.ini" "$tmp/part" 0.5
+$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "short sweep"; }
+write_study "$tmp/part.ini" "$tmp/part" 1
+$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "extension"; }
+cat "$tmp/part.log"
+for run in plasma ht-0.00 ht-0.05; do
+  grep -q "^$run  *continued from step 62 " "$tmp/part.log" || fail "$run not continued from step 62"
+done
+run=$tmp/part/ht-0.05
+last=$(ls "$run" | grep '^restart_.*\.nc$' | tail -1)
+[ "$last" = restart_00000123.nc ] || fail "last restart file is $last"
+rm "$run/performance.json" "$run/restart_00000123.nc" "$run/fields_00000123.nc"
+head -c 4096 "$run/restart_00000120.nc" > "$tmp/cut" && cp "$tmp/cut" "$run/restart_00000120.nc"
+$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "continuation"; }
+cat "$tmp/part.log"
+grep -q "restart_00000120.nc: unreadable, passed over" "$tmp/part.log" || fail "damaged file not passed over"
+grep -q "^ht-0.05  *continued from step 100 " "$tmp/part.log" || fail "ht-0.05 not continued from step 100"
+grep -q "^plasma  *skipped" "$tmp/part.log" || fail "finished run not skipped"
+/usr/bin/python3 - "$tmp/full" "$tmp/part" <<'PY' || fail "continued sweep differs"
+import csv, os, sys
+import numpy as np
+import netCDF4
+
+def variables(path):
+    with netCDF4.Dataset(path) as nc:
+        out = {}
+        for name, var in nc.variables.items():
+            var.set_auto_mask(False)
+            data = np.ascontiguousarray(var[...])
+            out[name] = (data.dtype.str, data.shape, data.tobytes())
+        for name in nc.ncattrs():
+            out["@" + name] = repr(nc.getncattr(name))
+        return out
+
+def rows(path):
+    r = list(csv.reader(open(path)))
+    keep = [i for i, n in enumerate(r[0]) if n != "wall_seconds"]
+    return [[x[i] for i in keep] for x in r]
+
+def same_rows(a, b, what):
+    """b holds a's rows, bit for bit, and besides them only the row(s) of step 62, the
+    last step of the first stint (a stopped run writes a row at its last step; the
+    continued run keeps it)."""
+    ra, rb = rows(a), rows(b)
+    step = ra[0].index("step")
+    extra = [x for x in rb[1:] if x not in ra[1:]]
+    assert all(x[step] == "62" for x in extra), "%s: rows differ: %s" % (what, extra[:2])
+    assert [x for x in rb if x not in extra] == ra, what + ": rows differ"
+
+a, b = sys.argv[1:]
+for run in ("plasma", "ht-0.00", "ht-0.05"):
+    for name in ("restart_00000123.nc", "fields_00000123.nc"):
+        va, vb = variables(os.path.join(a, run, name)), variables(os.path.join(b, run, name))
+        diff = sorted(k for k in set(va) | set(vb) if va.get(k) != vb.get(k))
+        assert not diff, "%s/%s differs in %s" % (run, name, diff)
+    same_rows(os.path.join(a, run, "diagnostics.csv"), os.path.join(b, run, "diagnostics.csv"),
+              run + "/diagnostics.csv")
+    if run != "plasma":
+        same_rows(os.path.join(a, run, "bodies.csv"), os.path.join(b, run, "bodies.csv"),
+                  run + "/bodies.csv")
+print("ok: stopped, extended and interrupted sweep ends bitwise where the uninterrupted one does")
+PY
+
+# bad input: a hematocrit the lattice cannot place, refused with status 2 before any run
+write_study "$tmp/bad.ini" "$tmp/bad" 1 "0 0.3"
+set +e
+$study --efsi "$efsi" "$tmp/bad.ini" > "$tmp/bad.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] || { cat "$tmp/bad.log"; fail "exit status $status for an impossible hematocrit"; }
+grep -q "cannot be placed" "$tmp/bad.log" || fail "no seeding message"
+[ ! -e "$tmp/bad/plasma/diagnostics.csv" ] || fail "a run started despite bad input"
+echo "ok: bad input refused with status 2 before any run"
+echo "1 passed, 0 failed"
