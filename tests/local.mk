@@ -11,8 +11,8 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
   tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
-  tests/test_netcdf_python.sh tests/test_roscoe.sh tests/check-layers.sh \
-  tests/check-citations.sh
+  tests/test_netcdf_python.sh tests/test_roscoe.sh tests/test_hematocrit_study.sh \
+  tests/check-layers.sh tests/check-citations.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)

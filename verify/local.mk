@@ -11,5 +11,5 @@ verify_efsi_machine_LDADD = -lm
 
 dist_noinst_SCRIPTS += verify/bench verify/bench-fluid verify/scaling verify/vectorisation \
   verify/core-speeds verify/study-acm-smac verify/solid-couette verify/same-results \
-  verify/roscoe
-dist_noinst_DATA += verify/roscoe_theory.py
+  verify/roscoe verify/hematocrit-study
+dist_noinst_DATA += verify/roscoe_theory.py verify/hematocrit_analysis.py
