@@ -19,46 +19,18 @@ static void layer_range(const efsi_grid *g, int d, int layer, int w, int lo[3], 
   hi[d] = layer + 1;
 }
 
-/* f(layer dst) = offset + sign * f(layer src) along d. */
-static void reflect_layer(const efsi_grid *g, double *f, int d, int dst, int src, double sign,
-                          double offset, int w)
-{
-  int lo[3], hi[3];
-  layer_range(g, d, dst, w, lo, hi);
-  const ptrdiff_t shift = (ptrdiff_t)(src - dst) * g->stride[d];
-  const int ni = hi[0] - lo[0];
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = lo[2]; k < hi[2]; k++)
-    for (int j = lo[1]; j < hi[1]; j++) {
-      double *restrict row = f + grid_index(g, lo[0], j, k);
-      const double *restrict from = row + shift;
-      for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
-    }
-}
-
-static void zero_layer(const efsi_grid *g, double *f, int d, int layer, int w)
-{
-  int lo[3], hi[3];
-  layer_range(g, d, layer, w, lo, hi);
-  const int ni = hi[0] - lo[0];
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int k = lo[2]; k < hi[2]; k++)
-    for (int j = lo[1]; j < hi[1]; j++) {
-      double *restrict row = f + grid_index(g, lo[0], j, k);
-      for (int i = 0; i < ni; i++) row[i] = 0.0;
-    }
-}
-
 /* The w layers beyond the wall on side (0 low, 1 high) of direction d; staggered = 1 for the
  * component normal to d, whose wall face (zeroed before, by the caller) is its own mirror. */
-static void reflect_side(const efsi_grid *g, double *f, int d, int side, int staggered,
-                         double sign, double offset, int w)
+static void reflect_side(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int d,
+                         int side, int staggered, double sign, double offset, int w)
 {
   const int n = g->n[d];
   for (int layer = 1 + (side && staggered); layer <= w; layer++) {
     const int dst = side ? n - 1 + layer : -layer;
     const int src = side ? n - layer + staggered : layer - 1 + staggered;
-    reflect_layer(g, f, d, dst, src, sign, offset, w);
+    int lo[3], hi[3];
+    layer_range(g, d, dst, w, lo, hi);
+    ops->reflect(g, f, lo, hi, (ptrdiff_t)(src - dst) * g->stride[d], sign, offset);
   }
 }
 
@@ -73,16 +45,16 @@ static void check_width(int width)
     efsi_abort(EFSI_EXIT_RUNTIME, "boundary: width %d outside 1..%d", width, EFSI_HALO);
 }
 
-void boundary_even(const efsi_grid *g, double *f, int width)
+void boundary_even(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int width)
 {
   check_width(width);
   for (int d = 1; d < 3; d++)
     for (int side = 0; side < 2; side++)
-      if (at_wall(g, d, side)) reflect_side(g, f, d, side, 0, 1.0, 0.0, width);
+      if (at_wall(g, d, side)) reflect_side(ops, g, f, d, side, 0, 1.0, 0.0, width);
 }
 
-void boundary_velocity(const efsi_grid *g, double *u, double *v, double *w,
-                       const double u_wall[3][2], int width)
+void boundary_velocity(const efsi_layer_ops *ops, const efsi_grid *g, double *u, double *v,
+                       double *w, const double u_wall[3][2], int width)
 {
   check_width(width);
   double *velocity[3] = {u, v, w};
@@ -90,12 +62,16 @@ void boundary_velocity(const efsi_grid *g, double *u, double *v, double *w,
     /* Both wall faces first: with one rank along d the low side's last layer reads the
      * high wall face (f(-w) = -f(n) when n = w). */
     for (int side = 0; side < 2; side++)
-      if (at_wall(g, d, side)) zero_layer(g, velocity[d], d, side ? g->n[d] : 0, width);
+      if (at_wall(g, d, side)) {
+        int lo[3], hi[3];
+        layer_range(g, d, side ? g->n[d] : 0, width, lo, hi);
+        ops->zero(g, velocity[d], lo, hi);
+      }
     for (int side = 0; side < 2; side++) {
       if (!at_wall(g, d, side)) continue;
       for (int c = 0; c < 3; c++) {
         const double offset = c == 0 ? 2.0 * u_wall[d][side] : 0.0;
-        reflect_side(g, velocity[c], d, side, c == d, -1.0, offset, width);
+        reflect_side(ops, g, velocity[c], d, side, c == d, -1.0, offset, width);
       }
     }
   }

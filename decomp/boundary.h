@@ -7,13 +7,14 @@
 #define EFSI_BOUNDARY_H
 
 #include "base/grid.h"
+#include "decomp/layers.h"
 
 /* f(-1-m) = f(m) at a low wall, f(n+m) = f(n-1-m) at a high wall, m < width. */
-void boundary_even(const efsi_grid *g, double *f, int width);
+void boundary_even(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int width);
 
 /* u_wall[d][0|1]: x velocity of the low/high wall normal to d (d = 1, 2; [0] unused).
  * Sets the normal component on the wall face to zero and fills width layers beyond. */
-void boundary_velocity(const efsi_grid *g, double *u, double *v, double *w,
-                       const double u_wall[3][2], int width);
+void boundary_velocity(const efsi_layer_ops *ops, const efsi_grid *g, double *u, double *v,
+                       double *w, const double u_wall[3][2], int width);
 
 #endif

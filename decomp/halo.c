@@ -14,6 +14,7 @@ typedef struct { int lo[3], hi[3]; } box;
 
 struct efsi_halo {
   efsi_grid g;                 /* copy of the local layout */
+  const efsi_layer_ops *ops;   /* the backend's point loops and message buffers */
   MPI_Comm comm;               /* the decomposition's communicator (must outlive the halo) */
   int neighbor[3][2];
   int local[3];                /* periodic direction held by one rank: copy in place */
@@ -45,48 +46,6 @@ static size_t box_points(box b)
   return (size_t)(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
 }
 
-static void pack(const efsi_grid *g, double *const *fields, int nf, box b,
-                 double *restrict buf)
-{
-  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
-#pragma omp parallel for collapse(3) schedule(static)
-  for (int f = 0; f < nf; f++)
-    for (int k = 0; k < nk; k++)
-      for (int j = 0; j < nj; j++) {
-        const double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
-        double *restrict out = buf + (((size_t)f * nk + k) * nj + j) * ni;
-        for (int i = 0; i < ni; i++) out[i] = row[i];
-      }
-}
-
-static void unpack(const efsi_grid *g, double *const *fields, int nf, box b,
-                   const double *restrict buf)
-{
-  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
-#pragma omp parallel for collapse(3) schedule(static)
-  for (int f = 0; f < nf; f++)
-    for (int k = 0; k < nk; k++)
-      for (int j = 0; j < nj; j++) {
-        double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
-        const double *restrict in = buf + (((size_t)f * nk + k) * nj + j) * ni;
-        for (int i = 0; i < ni; i++) row[i] = in[i];
-      }
-}
-
-/* f(dst) = f(dst + shift) over the box; source and destination do not overlap. */
-static void copy_box(const efsi_grid *g, double *const *fields, int nf, box b, ptrdiff_t shift)
-{
-  const int ni = b.hi[0] - b.lo[0], nj = b.hi[1] - b.lo[1], nk = b.hi[2] - b.lo[2];
-#pragma omp parallel for collapse(3) schedule(static)
-  for (int f = 0; f < nf; f++)
-    for (int k = 0; k < nk; k++)
-      for (int j = 0; j < nj; j++) {
-        double *restrict row = fields[f] + grid_index(g, b.lo[0], b.lo[1] + j, b.lo[2] + k);
-        const double *restrict from = row + shift;
-        for (int i = 0; i < ni; i++) row[i] = from[i];
-      }
-}
-
 /* One rank, periodic along d.  Layers are filled outward in chunks of at most n, so a chunk
  * reads owned cells or layers filled by the chunk before: correct even when n < w. */
 static void copy_periodic(efsi_halo *h, int d)
@@ -96,8 +55,9 @@ static void copy_periodic(efsi_halo *h, int d)
   const ptrdiff_t period = (ptrdiff_t)n * g->stride[d];
   for (int filled = 0; filled < w; filled += n) {
     const int c = w - filled < n ? w - filled : n;
-    copy_box(g, h->fields, h->nfields, slab(g, d, -filled - c, -filled, w), period);
-    copy_box(g, h->fields, h->nfields, slab(g, d, n + filled, n + filled + c, w), -period);
+    const box low = slab(g, d, -filled - c, -filled, w), high = slab(g, d, n + filled, n + filled + c, w);
+    h->ops->copy(g, h->fields, h->nfields, low.lo, low.hi, period);
+    h->ops->copy(g, h->fields, h->nfields, high.lo, high.hi, -period);
   }
 }
 
@@ -130,8 +90,13 @@ static void post(efsi_halo *h, int d)
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
+    h->ops->pack(g, h->fields, h->nfields, out.lo, out.hi, h->send[d][side], 1);
+  }
+  h->ops->sent();
+  for (int side = 0; side < 2; side++) {
+    if (!talks(h, d, side)) continue;
+    const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
     const int count = (int)(box_points(out) * h->nfields);
-    pack(g, h->fields, h->nfields, out, h->send[d][side]);
     MPI_CHECK(MPI_Isend(h->send[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
                         tag(d, side == 1), h->comm, &h->request[2 + side]));
   }
@@ -146,15 +111,17 @@ static void complete(efsi_halo *h, int d)
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
-    unpack(g, h->fields, h->nfields, in, h->recv[d][side]);
+    h->ops->pack(g, h->fields, h->nfields, in.lo, in.hi, h->recv[d][side], 0);
   }
 }
 
-efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields)
+efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
+                       const efsi_layer_ops *ops)
 {
   efsi_halo *h = calloc(1, sizeof *h);
   if (!h) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
   h->g = *g;
+  h->ops = ops;
   h->comm = d->comm;
   h->max_fields = max_fields;
   h->fields = calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields);
@@ -167,8 +134,8 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields)
     for (int side = 0; side < 2; side++) {
       h->neighbor[e][side] = d->neighbor[e][side];
       if (!talks(h, e, side)) continue;
-      h->send[e][side] = malloc(face * sizeof(double));
-      h->recv[e][side] = malloc(face * sizeof(double));
+      h->send[e][side] = ops->alloc(face);
+      h->recv[e][side] = ops->alloc(face);
       if (!h->send[e][side] || !h->recv[e][side])
         efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face",
                    face);
@@ -182,8 +149,8 @@ void halo_free(efsi_halo *h)
   if (!h) return;
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
-      free(h->send[e][side]);
-      free(h->recv[e][side]);
+      if (h->send[e][side]) h->ops->release(h->send[e][side]);
+      if (h->recv[e][side]) h->ops->release(h->recv[e][side]);
     }
   free(h->fields);
   free(h);
@@ -204,6 +171,7 @@ void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
   h->width = width;
   h->pending = 1;
   h->phase = 0;
+  h->ops->begin();
   post(h, 0);
 }
 
@@ -213,6 +181,7 @@ int halo_advance(efsi_halo *h)
   complete(h, h->phase);
   if (h->phase == 2) {
     h->pending = 0;
+    h->ops->end();
     return 0;
   }
   post(h, ++h->phase);

@@ -6,12 +6,15 @@
 #define EFSI_HALO_H
 
 #include "decomp/decomp.h"
+#include "decomp/layers.h"
 #include "base/grid.h"
 
 typedef struct efsi_halo efsi_halo;
 
-/* Buffers for up to max_fields fields of width EFSI_HALO, allocated once. */
-efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields);
+/* Buffers for up to max_fields fields of width EFSI_HALO, allocated once; ops moves the
+ * layers (efsi_cpu_layers for host arrays). */
+efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
+                       const efsi_layer_ops *ops);
 void halo_free(efsi_halo *h);
 
 /* Blocking exchange. */

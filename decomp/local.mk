@@ -2,4 +2,4 @@
 # transposes (docs/parallel.md); nothing of the physics.
 libefsi_a_SOURCES += decomp/decomp.c decomp/decomp.h decomp/halo.c decomp/halo.h \
   decomp/boundary.c decomp/boundary.h decomp/reduce.c decomp/reduce.h decomp/transpose.c \
-  decomp/transpose.h
+  decomp/transpose.h decomp/layers.c decomp/layers.h

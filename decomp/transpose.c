@@ -158,9 +158,10 @@ static void packed_to_block(const efsi_transpose *t, int d, const double *restri
   }
 }
 
-/* Received segments (member q's part of each of my lines, in q order) -> full lines. */
-static void segments_to_pencil(const efsi_transpose *t, int d, const double *restrict recv,
-                               double *restrict pencil)
+/* Between the message buffer (member q's part of each of my lines, in q order) and the
+ * full lines of the pencil: to_pencil = 1 copies buffer -> pencil, 0 the inverse. */
+static void move_segments(const efsi_transpose *t, int d, int to_pencil,
+                          const double *restrict from, double *restrict to)
 {
   const transpose_dir *x = &t->dir[d];
   const ptrdiff_t len = t->global_n[d];
@@ -168,24 +169,10 @@ static void segments_to_pencil(const efsi_transpose *t, int d, const double *res
   for (int l = 0; l < x->lines; l++)
     for (int q = 0; q < x->p; q++) {
       const int nq = x->member_n[q];
-      const double *restrict src = recv + x->pencil_displ[q] + (ptrdiff_t)l * nq;
-      double *restrict dst = pencil + l * len + x->member_offset[q];
-      for (int s = 0; s < nq; s++) dst[s] = src[s];
-    }
-}
-
-/* The inverse of segments_to_pencil. */
-static void pencil_to_segments(const efsi_transpose *t, int d, const double *restrict pencil,
-                               double *restrict send)
-{
-  const transpose_dir *x = &t->dir[d];
-  const ptrdiff_t len = t->global_n[d];
-#pragma omp parallel for
-  for (int l = 0; l < x->lines; l++)
-    for (int q = 0; q < x->p; q++) {
-      const int nq = x->member_n[q];
-      const double *restrict src = pencil + l * len + x->member_offset[q];
-      double *restrict dst = send + x->pencil_displ[q] + (ptrdiff_t)l * nq;
+      const ptrdiff_t in_buffer = x->pencil_displ[q] + (ptrdiff_t)l * nq;
+      const ptrdiff_t in_pencil = l * len + x->member_offset[q];
+      const double *restrict src = from + (to_pencil ? in_buffer : in_pencil);
+      double *restrict dst = to + (to_pencil ? in_pencil : in_buffer);
       for (int s = 0; s < nq; s++) dst[s] = src[s];
     }
 }
@@ -202,7 +189,7 @@ void transpose_to_pencil(efsi_transpose *t, int d, const double *block,
   block_to_packed(t, d, block, stride, t->send);
   MPI_CHECK(MPI_Alltoallv(t->send, x->block_count, x->block_displ, MPI_DOUBLE,
                           t->recv, x->pencil_count, x->pencil_displ, MPI_DOUBLE, x->comm));
-  segments_to_pencil(t, d, t->recv, pencil);
+  move_segments(t, d, 1, t->recv, pencil);
 }
 
 void transpose_to_block(efsi_transpose *t, int d, const double *pencil,
@@ -213,7 +200,7 @@ void transpose_to_block(efsi_transpose *t, int d, const double *pencil,
     packed_to_block(t, d, pencil, block, stride);
     return;
   }
-  pencil_to_segments(t, d, pencil, t->send);
+  move_segments(t, d, 0, pencil, t->send);
   MPI_CHECK(MPI_Alltoallv(t->send, x->pencil_count, x->pencil_displ, MPI_DOUBLE,
                           t->recv, x->block_count, x->block_displ, MPI_DOUBLE, x->comm));
   packed_to_block(t, d, t->recv, block, stride);

@@ -21,6 +21,21 @@ static int material_index(const efsi_config *c, const char *name)
   return materials_index(&materials, name);
 }
 
+/* A seeded family of the given kind, when the case asks for a count or a fraction of it;
+ * its material is the one named after the kind. */
+static void add_family(const efsi_config *c, efsi_case_bodies *cb, int kind, long count,
+                       double fraction, const double size[3], int orientation)
+{
+  if (count <= 0 && fraction <= 0) return;
+  efsi_body_family *f = &cb->family[cb->nfam++];
+  f->kind = kind;
+  f->material = material_index(c, shape_name(kind));
+  f->count = count;
+  f->fraction = fraction;
+  memcpy(f->size, size, sizeof f->size);
+  f->orientation = orientation;
+}
+
 int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen)
 {
   memset(cb, 0, sizeof *cb);
@@ -33,24 +48,10 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   sd->seed = c->seed;
   sd->vessel = c->vessel_shape == VESSEL_TUBE;
   sd->vessel_diameter = c->vessel_diameter;
-  if (c->rbc_count > 0 || c->rbc_hematocrit > 0) {
-    efsi_body_family *f = &cb->family[cb->nfam++];
-    f->kind = BODY_RBC;
-    f->material = material_index(c, "rbc");
-    f->count = c->rbc_count;
-    f->fraction = c->rbc_hematocrit;
-    f->size[0] = c->rbc_diameter;
-    f->orientation = c->rbc_orientation;
-  }
-  if (c->platelet_count > 0 || c->platelet_fraction > 0) {
-    efsi_body_family *f = &cb->family[cb->nfam++];
-    f->kind = BODY_PLATELET;
-    f->material = material_index(c, "platelet");
-    f->count = c->platelet_count;
-    f->fraction = c->platelet_fraction;
-    memcpy(f->size, c->platelet_semi_axes, sizeof f->size);
-    f->orientation = c->platelet_orientation;
-  }
+  const double rbc_size[3] = {c->rbc_diameter, 0, 0};
+  add_family(c, cb, BODY_RBC, c->rbc_count, c->rbc_hematocrit, rbc_size, c->rbc_orientation);
+  add_family(c, cb, BODY_PLATELET, c->platelet_count, c->platelet_fraction,
+             c->platelet_semi_axes, c->platelet_orientation);
   /* single bodies keep the lab axes */
   if (c->sphere_radius > 0) {
     efsi_body *b = &cb->single[cb->nsingle++];

@@ -31,6 +31,7 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   sv->decomp = d;
   sv->dt = dt;
   sv->k = &efsi_cpu_kernels;
+  sv->layers = &efsi_cpu_layers;
   efsi_materials materials;
   materials_of_case(c, &materials);
   const int nmat = sv->nmat = materials.count;
@@ -49,7 +50,7 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   }
   sv->plane_sums = calloc((size_t)g->n[2] * (SUM_COUNT + 2), sizeof(double));
   /* one message per face carries the velocity, every phi_m and B */
-  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0));
+  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
     sv->poisson = poisson_create(g, d);
@@ -109,8 +110,8 @@ static void state_walls(efsi_solver *sv, efsi_state *s)
   const int n = state_fields(s, fields);
   double u_wall[3][2];
   solver_wall_velocity(sv->cfg, s->time, u_wall);
-  boundary_velocity(&s->grid, s->u, s->v, s->w, u_wall, EFSI_HALO);
-  for (int f = 3; f < n; f++) boundary_even(&s->grid, fields[f], EFSI_HALO);
+  boundary_velocity(sv->layers, &s->grid, s->u, s->v, s->w, u_wall, EFSI_HALO);
+  for (int f = 3; f < n; f++) boundary_even(sv->layers, &s->grid, fields[f], EFSI_HALO);
 }
 
 /* Start the exchange (width 3) of the state's fields. */
@@ -153,7 +154,7 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
 {
   timer_start(&sv->timers, TIMER_HALO);
   halo_exchange(sv->halo, f, n, width);
-  for (int m = 0; m < n; m++) boundary_even(g, f[m], width);
+  for (int m = 0; m < n; m++) boundary_even(sv->layers, g, f[m], width);
   timer_stop(&sv->timers, TIMER_HALO);
 }
 
@@ -295,7 +296,7 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   if (overlap) halo_finish(sv->halo);
   double u_wall[3][2];
   solver_wall_velocity(c, s->time + sv->dt, u_wall);
-  boundary_velocity(g, sv->fu, sv->fv, sv->fw, u_wall, 2);
+  boundary_velocity(sv->layers, g, sv->fu, sv->fv, sv->fw, u_wall, 2);
   timer_stop(&sv->timers, TIMER_HALO);
   /* v* becomes the state's velocity; v^N's arrays hold the next step's rates */
   swap_arrays(&s->u, &sv->fu);
@@ -318,7 +319,7 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   grid_view(g, lo, hi, &ring, &shift);
   sv->k->divergence(&ring, sv->cfg->density, s->u + shift, s->v + shift, s->w + shift,
                     sv->div + shift);
-  if (acm) boundary_even(g, sv->div, 1);
+  if (acm) boundary_even(sv->layers, g, sv->div, 1);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 }
 

@@ -27,6 +27,7 @@ typedef struct {
 typedef struct {
   const efsi_config *cfg;
   const efsi_kernels *k;         /* the backend's kernels (stencils/kernels.h) */
+  const efsi_layer_ops *layers;  /* and its halo and wall-layer moves (decomp/layers.h) */
   efsi_decomp *decomp;
   efsi_halo *halo;
   struct efsi_poisson *poisson;  /* SMAC only */

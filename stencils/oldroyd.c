@@ -62,60 +62,93 @@ treatment_row(const efsi_grid *layout, int nmat, double *const phi[], const doub
   for (int i = 0; i < nx; i++) gdot_row[i] = sqrt(gdot_row[i]);
 }
 
-void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], double dt,
-                           double kappa, const double *restrict u, const double *restrict v,
-                           const double *restrict w, double *const b[6])
+/* What a row update of the treatment reads and writes (see treatment_rows). */
+typedef struct {
+  double dt, dt_kappa;
+  double *const *rate;       /* -v.grad B (NULL: the treatment alone) */
+  double *const *b;
+} row_update;
+
+/* The treatment alone on row `row`: B <- f B + (1 - f) I. */
+static void treat_row(const row_update *r, const efsi_grid *layout, const double *u,
+                      const double *v, const double *w, ptrdiff_t row,
+                      const double *restrict phi_row, const double *restrict gdot_row)
 {
-  const double dt_kappa = dt * kappa;
+  (void)u, (void)v, (void)w;
+  double *const *b = r->b;
+  const double dt_kappa = r->dt_kappa;
+  const int nx = layout->n[0];
+#pragma omp simd
+  for (int i = 0; i < nx; i++) {
+    const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
+    sym_store(b, row + i, treatment_apply(f, sym_load(b, row + i)));
+  }
+}
+
+/* The fused update on row `row`: B <- f (B + dt (rate + L.B + B.L^T)) + (1 - f) I, the
+ * transport, then the treatment, as the separate kernels do them. */
+static void update_row(const row_update *r, const efsi_grid *layout, const double *u,
+                       const double *v, const double *w, ptrdiff_t row,
+                       const double *restrict phi_row, const double *restrict gdot_row)
+{
+  double *const *b = r->b, *const *rate = r->rate;
+  const double dt = r->dt, dt_kappa = r->dt_kappa;
+  /* the layout in locals: the stores to B cannot alias them */
+  const ptrdiff_t s3[3] = {layout->stride[0], layout->stride[1], layout->stride[2]};
+  const double ih[3] = {layout->inv_h[0], layout->inv_h[1], layout->inv_h[2]};
+  const int nx = layout->n[0];
+#pragma omp simd
+  for (int i = 0; i < nx; i++) {
+    const ptrdiff_t p = row + i;
+    const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s3, ih);
+    const sym_tensor_t B = sym_load(b, p), R = sym_load(rate, p);
+    const sym_tensor_t s = oldroyd_rate_at(&L, B);
+    const sym_tensor_t moved = {B.xx + dt * (R.xx + s.xx), B.yy + dt * (R.yy + s.yy),
+                                B.zz + dt * (R.zz + s.zz), B.xy + dt * (R.xy + s.xy),
+                                B.xz + dt * (R.xz + s.xz), B.yz + dt * (R.yz + s.yz)};
+    const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
+    sym_store(b, p, treatment_apply(f, moved));
+  }
+}
+
+typedef void (*row_function)(const row_update *r, const efsi_grid *layout, const double *u,
+                             const double *v, const double *w, ptrdiff_t row,
+                             const double *restrict phi_row, const double *restrict gdot_row);
+
+/* Every owned row: the row buffers (treatment_row), then `update` on the row.  Each thread
+ * works on its own copy of the layout, and the updates copy strides and spacings into
+ * locals: the stores to B cannot alias them, so they stay in registers and the point loops
+ * vectorise (through g GCC reloads them after every store: "latch block not empty"). */
+static void treatment_rows(const efsi_grid *g, int nmat, double *const phi[],
+                           const double *restrict u, const double *restrict v,
+                           const double *restrict w, const row_update *r,
+                           row_function update)
+{
   const int nx = g->n[0];
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     const efsi_grid layout = *g;
     double phi_buffer[nx], gdot_buffer[nx];
-    double *restrict phi_row = phi_buffer, *restrict gdot_row = gdot_buffer;
     for (int j = 0; j < g->n[1]; j++) {
       const ptrdiff_t row = grid_index(g, 0, j, k);
-      treatment_row(&layout, nmat, phi, u, v, w, row, phi_row, gdot_row);
-#pragma omp simd
-      for (int i = 0; i < nx; i++) {
-        const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
-        sym_store(b, row + i, treatment_apply(f, sym_load(b, row + i)));
-      }
+      treatment_row(&layout, nmat, phi, u, v, w, row, phi_buffer, gdot_buffer);
+      update(r, &layout, u, v, w, row, phi_buffer, gdot_buffer);
     }
   }
+}
+
+void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], double dt,
+                           double kappa, const double *restrict u, const double *restrict v,
+                           const double *restrict w, double *const b[6])
+{
+  const row_update r = {dt, dt * kappa, NULL, b};
+  treatment_rows(g, nmat, phi, u, v, w, &r, treat_row);
 }
 
 void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
                     const double *restrict u, const double *restrict v,
                     const double *restrict w, double *const rate[6], double *const b[6])
 {
-  const double dt_kappa = dt * kappa;
-  const int nx = g->n[0];
-#pragma omp parallel for
-  for (int k = 0; k < g->n[2]; k++) {
-    /* the thread's own copy of the layout: the stores to B cannot alias it, so its strides
-     * and spacings stay in registers and the point loop vectorises (through g GCC reloads
-     * them after every store: "latch block not empty") */
-    const efsi_grid layout = *g;
-    double phi_buffer[nx], gdot_buffer[nx];
-    double *restrict phi_row = phi_buffer, *restrict gdot_row = gdot_buffer;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
-      treatment_row(&layout, nmat, phi, u, v, w, row, phi_row, gdot_row);
-#pragma omp simd
-      for (int i = 0; i < nx; i++) {
-        const ptrdiff_t p = row + i;
-        const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, layout.stride,
-                                                           layout.inv_h);
-        const sym_tensor_t B = sym_load(b, p), R = sym_load(rate, p);
-        const sym_tensor_t r = oldroyd_rate_at(&L, B);
-        /* the transport, then the treatment, as the separate kernels do them */
-        const sym_tensor_t moved = {B.xx + dt * (R.xx + r.xx), B.yy + dt * (R.yy + r.yy),
-                                    B.zz + dt * (R.zz + r.zz), B.xy + dt * (R.xy + r.xy),
-                                    B.xz + dt * (R.xz + r.xz), B.yz + dt * (R.yz + r.yz)};
-        const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
-        sym_store(b, p, treatment_apply(f, moved));
-      }
-    }
-  }
+  const row_update r = {dt, dt * kappa, rate, b};
+  treatment_rows(g, nmat, phi, u, v, w, &r, update_row);
 }

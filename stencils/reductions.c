@@ -8,6 +8,23 @@
 
 #include "base/tensor.h"
 
+/* The rows of plane k in j order: row is the index of the point (0, j, k). */
+#define FOR_ROWS_OF_PLANE(g, k, row)                                                      \
+  for (int j_ = 0; j_ < (g)->n[1]; j_++)                                                   \
+    for (ptrdiff_t row = grid_index(g, 0, j_, k), once_ = 1; once_; once_ = 0)
+
+/* plane[k] = the sum over the owned points p of plane k of the expression (rows in j order,
+ * a SIMD reduction along each row). */
+#define PLANE_SUMS(g, plane, p, expression)                                               \
+  _Pragma("omp parallel for")                                                             \
+  for (int k_ = 0; k_ < (g)->n[2]; k_++) {                                                 \
+    double sum_ = 0.0;                                                                    \
+    FOR_ROWS_OF_PLANE(g, k_, row_)                                                        \
+      _Pragma("omp simd reduction(+ : sum_)")                                              \
+      for (ptrdiff_t p = row_; p < row_ + (g)->n[0]; p++) sum_ += (expression);           \
+    (plane)[k_] = sum_;                                                                   \
+  }
+
 void reduce_planes(const double *plane, int planes, int count, const int *combine,
                    double *out)
 {
@@ -26,8 +43,7 @@ void acm_sums(const efsi_grid *g, const double *restrict div, const double *rest
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
+    FOR_ROWS_OF_PLANE(g, k, row) {
 #pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7, s8)
       for (int i = 0; i < g->n[0]; i++) {
         const double d = div[row + i], ld = lap_div[row + i], lp = lap_p[row + i];
@@ -42,16 +58,9 @@ void acm_sums(const efsi_grid *g, const double *restrict div, const double *rest
         s8 += u[row + i];
       }
     }
-    double *ps = plane + (size_t)k * SUM_COUNT;
-    ps[SUM_D_LAPD] = s0;
-    ps[SUM_LAPD2] = s1;
-    ps[SUM_LAPP2] = s2;
-    ps[SUM_D_LAPP] = s3;
-    ps[SUM_LAPD_LAPP] = s4;
-    ps[SUM_P] = s5;
-    ps[SUM_D] = s6;
-    ps[SUM_D2] = s7;
-    ps[SUM_U] = s8;
+    /* in the order of the SUM_ names */
+    const double partial[SUM_COUNT] = {s0, s1, s2, s3, s4, s5, s6, s7, s8};
+    memcpy(plane + (size_t)k * SUM_COUNT, partial, sizeof partial);
   }
   reduce_planes(plane, g->n[2], SUM_COUNT, NULL, sums);
 }
@@ -63,8 +72,7 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     double ke = 0, d2 = 0, us = 0, umax = 0, dmax = 0;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
+    FOR_ROWS_OF_PLANE(g, k, row) {
 #pragma omp simd reduction(+ : ke, d2, us) reduction(max : umax, dmax)
       for (int i = 0; i < g->n[0]; i++) {
         const double uu = u[row + i], vv = v[row + i], ww = w[row + i];
@@ -76,12 +84,8 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
         dmax = fmax(dmax, fabs(dv));
       }
     }
-    double *pk = plane + (size_t)k * FLOW_COUNT;
-    pk[FLOW_KINETIC] = ke;
-    pk[FLOW_DIV2] = d2;
-    pk[FLOW_U] = us;
-    pk[FLOW_SPEED_MAX] = umax;
-    pk[FLOW_DIV_MAX] = dmax;
+    const double partial[FLOW_COUNT] = {ke, d2, us, umax, dmax};   /* the FLOW_ order */
+    memcpy(plane + (size_t)k * FLOW_COUNT, partial, sizeof partial);
   }
   static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
   reduce_planes(plane, g->n[2], FLOW_COUNT, combine, out);
@@ -89,19 +93,20 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
 
 double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane)
 {
-#pragma omp parallel for
-  for (int k = 0; k < g->n[2]; k++) {
-    double sum = 0.0;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
-#pragma omp simd reduction(+ : sum)
-      for (int i = 0; i < g->n[0]; i++) sum += f[row + i];
-    }
-    plane[k] = sum;
-  }
+  PLANE_SUMS(g, plane, p, f[p]);
   double total;
   reduce_planes(plane, g->n[2], 1, NULL, &total);
   return total;
+}
+
+/* G phi (tr B - 3) at p, the materials summed in their order from zero. */
+static inline double elastic_density(int nmat, const double *modulus, double *const phi[],
+                                     const double *restrict bxx, const double *restrict byy,
+                                     const double *restrict bzz, ptrdiff_t p)
+{
+  double gp = 0.0;
+  for (int m = 0; m < nmat; m++) gp += modulus[m] * phi[m][p];
+  return gp * (bxx[p] + byy[p] + bzz[p] - 3.0);
 }
 
 double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
@@ -109,21 +114,7 @@ double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
 {
   if (nmat == 0) return 0.0;
   const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ];
-#pragma omp parallel for
-  for (int k = 0; k < g->n[2]; k++) {
-    double sum = 0.0;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
-#pragma omp simd reduction(+ : sum)
-      for (int i = 0; i < g->n[0]; i++) {
-        const ptrdiff_t p = row + i;
-        double gp = 0.0;
-        for (int m = 0; m < nmat; m++) gp += modulus[m] * phi[m][p];
-        sum += gp * (bxx[p] + byy[p] + bzz[p] - 3.0);
-      }
-    }
-    plane[k] = sum;
-  }
+  PLANE_SUMS(g, plane, p, elastic_density(nmat, modulus, phi, bxx, byy, bzz, p));
   double total;
   reduce_planes(plane, g->n[2], 1, NULL, &total);
   return 0.5 * total * g->h[0] * g->h[1] * g->h[2];
@@ -137,8 +128,7 @@ void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const 
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     double lo = INFINITY, hi = -INFINITY;
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
+    FOR_ROWS_OF_PLANE(g, k, row) {
       for (int i = 0; i < g->n[0]; i++) {
         const ptrdiff_t p = row + i;
         double phi_total = 0.0;

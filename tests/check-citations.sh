@@ -19,18 +19,13 @@ for file in $files; do
     grep -n 'DESIGN' "$file" | sed "s|^|$file:|; s|\$|  (a document outside the repository)|"
     status=1
   fi
-  # every *.md a line names (a path ending in .md), with the quoted heading after it if any
-  grep -n -o '[A-Za-z0-9_./-]*\.md\(, "[^"]*"\)\{0,1\}' "$file" 2>/dev/null > citations.tmp
+  # every document of the repository a line names (docs/NAME.md or README.md), with the
+  # quoted heading after it if any; other .md names (files a program writes) are not cited
+  grep -n -o '\(docs/[A-Za-z0-9_-]*\.md\|README\.md\)\(, "[^"]*"\)\{0,1\}' "$file" 2>/dev/null > citations.tmp
   while IFS= read -r hit; do
     line=${hit%%:*}
     cite=${hit#*:}
     doc=${cite%%,*}
-    doc=${doc#/}
-    case $doc in
-      docs/*.md|README.md) ;;
-      */*.md) ;;
-      *.md) doc="docs/$doc" ;;       # a bare name: the docs folder's
-    esac
     count=$((count + 1))
     if [ ! -f "$doc" ]; then
       echo "$file:$line: cites $cite, which is not in the repository"

@@ -111,13 +111,13 @@ START_TEST(reflections_on_every_grid)
       setup(&d, &g, cells, p[q], periodic);
       double *fields[NFIELDS];
       for (int f = 0; f < NFIELDS; f++) fields[f] = field_alloc(&g);
-      efsi_halo *h = halo_create(&g, &d, NFIELDS);
+      efsi_halo *h = halo_create(&g, &d, NFIELDS, &efsi_cpu_layers);
       for (int width = 1; width <= EFSI_HALO; width++) {
         fill(&g, fields, periodic);
         halo_exchange(h, fields, NFIELDS, width);
         spoil_low_faces(&g, fields, width);
-        boundary_even(&g, fields[SCALAR], width);
-        boundary_velocity(&g, fields[U], fields[V], fields[W], u_wall, width);
+        boundary_even(&efsi_cpu_layers, &g, fields[SCALAR], width);
+        boundary_velocity(&efsi_cpu_layers, &g, fields[U], fields[V], fields[W], u_wall, width);
         long wrong[NFIELDS] = {0}, faces = 0;
         for (int k = -width; k < g.n[2] + width; k++)
           for (int j = -width; j < g.n[1] + width; j++)
@@ -164,9 +164,9 @@ START_TEST(couette_profile_continues)
           const double y = (g.offset[1] + j + 0.5) * g.h[1];
           fields[0][grid_index(&g, i, j, k)] = u_lo + (u_hi - u_lo) * y / g.length[1];
         }
-    efsi_halo *h = halo_create(&g, &d, 3);
+    efsi_halo *h = halo_create(&g, &d, 3, &efsi_cpu_layers);
     halo_exchange(h, fields, 3, EFSI_HALO);
-    boundary_velocity(&g, fields[0], fields[1], fields[2], u_wall, EFSI_HALO);
+    boundary_velocity(&efsi_cpu_layers, &g, fields[0], fields[1], fields[2], u_wall, EFSI_HALO);
     double err = 0.0, rest = 0.0;
     for (int k = -EFSI_HALO; k < g.n[2] + EFSI_HALO; k++)
       for (int j = -EFSI_HALO; j < g.n[1] + EFSI_HALO; j++)

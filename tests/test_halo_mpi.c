@@ -78,7 +78,7 @@ static long run_case(const int cells[3], const int ranks[3], const int periodic[
   decomp_grid(&d, cells, length, &g);
   double *fields[NFIELDS];
   for (int f = 0; f < NFIELDS; f++) fields[f] = field_alloc(&g);
-  efsi_halo *h = halo_create(&g, &d, NFIELDS + 1);
+  efsi_halo *h = halo_create(&g, &d, NFIELDS + 1, &efsi_cpu_layers);
   long checked = 0;
   for (int width = 1; width <= EFSI_HALO; width++)
     for (int split = 0; split < 3; split++) {

@@ -293,9 +293,9 @@ static void couette(const int ranks[3], efsi_tracer **reference)
         velocity[1][grid_index(&g, i, j, k)] = 0.0;
         velocity[2][grid_index(&g, i, j, k)] = 0.0;
       }
-  efsi_halo *halo = halo_create(&g, &d, 3);
+  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers);
   halo_exchange(halo, velocity, 3, 1);
-  boundary_velocity(&g, velocity[0], velocity[1], velocity[2], u_wall, 1);
+  boundary_velocity(&efsi_cpu_layers, &g, velocity[0], velocity[1], velocity[2], u_wall, 1);
 
   double x0[M][3];
   start_points(x0);

@@ -42,10 +42,10 @@ int main(int argc, char **argv)
         s.phi[0][at] = 0.25;
         s.phi[1][at] = 0.75;
       }
-  efsi_halo *halo = halo_create(&g, &d, 3);
+  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers);
   double *const velocity[3] = {s.u, s.v, s.w};
   halo_exchange(halo, velocity, 3, 1);
-  boundary_velocity(&g, s.u, s.v, s.w, u_wall, 1);
+  boundary_velocity(&efsi_cpu_layers, &g, s.u, s.v, s.w, u_wall, 1);
   s.step = 10;
   s.time = 0.5;
   if (output_path(path, sizeof path, argv[1], "fields", s.step))

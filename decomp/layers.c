@@ -1,0 +1,75 @@
+/* The CPU's layer moves (see layers.h): OpenMP threads over the rows of a box. */
+#include "decomp/layers.h"
+
+#include <stdlib.h>
+
+/* Rows of a box: (f, k, j) over nf fields and the box's k and j ranges. */
+#define FOR_BOX_ROWS(nf, lo, hi, f, k, j)                                                 \
+  _Pragma("omp parallel for collapse(3) schedule(static)")                                \
+  for (int f = 0; f < (nf); f++)                                                          \
+    for (int k = (lo)[2]; k < (hi)[2]; k++)                                               \
+      for (int j = (lo)[1]; j < (hi)[1]; j++)
+
+static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+                 const int hi[3], double *buf, int to_buffer)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  FOR_BOX_ROWS(nf, lo, hi, f, k, j) {
+    double *restrict row = fields[f] + grid_index(g, lo[0], j, k);
+    double *restrict packed = buf + (((size_t)f * nk + (k - lo[2])) * nj + (j - lo[1])) * ni;
+    if (to_buffer)
+      for (int i = 0; i < ni; i++) packed[i] = row[i];
+    else
+      for (int i = 0; i < ni; i++) row[i] = packed[i];
+  }
+}
+
+static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+                 const int hi[3], ptrdiff_t shift)
+{
+  const int ni = hi[0] - lo[0];
+  FOR_BOX_ROWS(nf, lo, hi, f, k, j) {
+    double *restrict row = fields[f] + grid_index(g, lo[0], j, k);
+    const double *restrict from = row + shift;
+    for (int i = 0; i < ni; i++) row[i] = from[i];
+  }
+}
+
+static void reflect(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
+                    ptrdiff_t shift, double sign, double offset)
+{
+  const int ni = hi[0] - lo[0];
+  FOR_BOX_ROWS(1, lo, hi, m, k, j) {
+    double *restrict row = f + grid_index(g, lo[0], j, k);
+    const double *restrict from = row + shift;
+    for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
+  }
+}
+
+static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3])
+{
+  const int ni = hi[0] - lo[0];
+  FOR_BOX_ROWS(1, lo, hi, m, k, j) {
+    double *restrict row = f + grid_index(g, lo[0], j, k);
+    for (int i = 0; i < ni; i++) row[i] = 0.0;
+  }
+}
+
+static double *alloc(size_t n) { return malloc((n > 0 ? n : 1) * sizeof(double)); }
+
+static void release(double *buf) { free(buf); }
+
+static void nothing(void) {}
+
+const efsi_layer_ops efsi_cpu_layers = {
+  .name = "cpu",
+  .pack = pack,
+  .copy = copy,
+  .reflect = reflect,
+  .zero = zero,
+  .alloc = alloc,
+  .release = release,
+  .begin = nothing,
+  .sent = nothing,
+  .end = nothing,
+};

@@ -1,0 +1,41 @@
+/* The point loops of the halo exchange and the wall layers, as one table per backend: the
+ * CPU's (decomp/layers.c) works on host arrays with OpenMP threads; a GPU build adds one
+ * that runs them as device kernels on a stream of their own, with message buffers in pinned
+ * host memory or, for a CUDA-aware MPI, in device memory.  halo.c and boundary.c decide
+ * which boxes move where; the table moves them.  A box is lo <= (i, j, k) < hi in local
+ * indices; a packed buffer holds field by field, then k, j, i. */
+#ifndef EFSI_LAYERS_H
+#define EFSI_LAYERS_H
+
+#include <stddef.h>
+
+#include "base/grid.h"
+
+typedef struct efsi_layer_ops {
+  const char *name;
+  /* box of fields[0..nf) -> buf (to_buffer = 1), or buf -> box (0) */
+  void (*pack)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+               const int hi[3], double *buf, int to_buffer);
+  /* f(p) = f(p + shift) over the box, for every field; source and box do not overlap */
+  void (*copy)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+               const int hi[3], ptrdiff_t shift);
+  /* f(p) = offset + sign f(p + shift) over the box (a wall layer from its mirror image) */
+  void (*reflect)(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
+                  ptrdiff_t shift, double sign, double offset);
+  /* f = 0 over the box */
+  void (*zero)(const efsi_grid *g, double *f, const int lo[3], const int hi[3]);
+  /* message buffers of n doubles, where MPI reads and writes them; NULL when out of memory */
+  double *(*alloc)(size_t n);
+  void (*release)(double *buf);
+  /* the ordering of an exchange against the kernels: begin before the first pack (the fields
+   * are final), sent before MPI reads a packed buffer, end after the last unpack (the
+   * kernels that follow see the halos); no-ops on the CPU */
+  void (*begin)(void);
+  void (*sent)(void);
+  void (*end)(void);
+} efsi_layer_ops;
+
+/* The CPU's. */
+extern const efsi_layer_ops efsi_cpu_layers;
+
+#endif
