@@ -6,7 +6,7 @@
 #define EFSI_PORTABLE_H
 
 #if defined(__CUDACC__)
-#define EFSI_POINT static inline __host__ __device__ __forceinline__
+#define EFSI_POINT static __host__ __device__ __forceinline__
 #define restrict __restrict__
 #elif defined(__GNUC__)
 #define EFSI_POINT static inline __attribute__((always_inline))

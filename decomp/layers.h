@@ -35,7 +35,10 @@ typedef struct efsi_layer_ops {
   void (*end)(void);
 } efsi_layer_ops;
 
-/* The CPU's. */
+/* The CPU's; the GPU's (decomp/cuda/layers.cu), with message buffers in page-locked host
+ * memory, or in device memory for a CUDA-aware MPI. */
 extern const efsi_layer_ops efsi_cpu_layers;
+extern const efsi_layer_ops efsi_cuda_layers;
+extern const efsi_layer_ops efsi_cuda_layers_aware;
 
 #endif

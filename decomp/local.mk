@@ -3,3 +3,4 @@
 libefsi_a_SOURCES += decomp/decomp.c decomp/decomp.h decomp/halo.c decomp/halo.h \
   decomp/boundary.c decomp/boundary.h decomp/reduce.c decomp/reduce.h decomp/transpose.c \
   decomp/transpose.h decomp/layers.c decomp/layers.h
+GPU_CU += decomp/cuda/layers.cu

@@ -15,6 +15,8 @@ enum { PRESSURE_ACM = 0, PRESSURE_SMAC = 1 };
 enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1 };
 enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
 enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
+enum { DEVICE_CPU = 0, DEVICE_GPU = 1 };
+enum { AWARE_AUTO = 0, AWARE_YES = 1, AWARE_NO = 2 };
 
 
 typedef struct {
@@ -56,6 +58,8 @@ typedef struct {
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */
   int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
+  int device;                    /* performance.device: DEVICE_CPU or DEVICE_GPU */
+  int cuda_aware_mpi;            /* performance.cuda_aware_mpi: AWARE_AUTO, AWARE_YES, AWARE_NO */
 
   /* The solid (docs/case-file.md, "The solid"); a body family with count and fraction 0, a
    * sphere with radius 0, an ellipsoid with semi-axes 0 and an empty voxels.file are

@@ -15,6 +15,8 @@ static const char *const flow_words[] = {"rest", "taylor-green", NULL};
 static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
 static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
+static const char *const device_words[] = {"cpu", "gpu", NULL};
+static const char *const aware_words[] = {"auto", "yes", "no", NULL};
 
 #define FIELD(f) offsetof(efsi_config, f)
 #define ANY -HUGE_VAL, HUGE_VAL, 0
@@ -70,6 +72,9 @@ const key_spec config_keys[] = {
    "a number >= 0 (0 = not given)"},
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
+  {"performance", "device", KIND_WORD, FIELD(device), 1, ANY, device_words, "cpu or gpu"},
+  {"performance", "cuda_aware_mpi", KIND_WORD, FIELD(cuda_aware_mpi), 1, ANY, aware_words,
+   "auto, yes or no"},
   {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},

@@ -15,6 +15,8 @@
 #include <fenv.h>
 #endif
 
+#include "base/device.h"
+#include "src/backend.h"
 #include "src/config.h"
 #include "src/materials.h"
 #include "src/cli.h"
@@ -53,23 +55,63 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
 
 /* Memory the run will hold, per rank, in bytes: the fields of the state (u, v, w, p, and
  * with a solid every phi_m and six B) and of the solver (13 work arrays and one rate per
- * material; halos and row padding included), and the halo buffers. */
-static double memory_estimate(const efsi_config *c, const efsi_grid *g)
+ * material; halos and row padding included), the halo buffers and the SMAC solver's
+ * arrays.  On a GPU these are device memory, and the host holds a mirror of the state for
+ * output (and, for SMAC on several GPUs, the host solver's arrays). */
+typedef struct { double host, device; } memory_needs;
+
+static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks)
 {
   efsi_materials materials;
   const int nmat = materials_of_case(c, &materials);
   const int state_fields = 4 + (nmat > 0 ? nmat + 6 : 0), solver_fields = 13 + nmat;
   const int exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
-  double bytes = (double)(state_fields + solver_fields) * g->size * sizeof(double);
+  const double field = (double)g->size * sizeof(double), cells = (double)grid_cells(g);
   const double faces = 2.0 * ((double)(g->n[1] + 6) * (g->n[2] + 6) + (double)(g->n[0] + 6) * (g->n[2] + 6)
                               + (double)(g->n[0] + 6) * (g->n[1] + 6));
-  bytes += 2.0 * exchanged * EFSI_HALO * faces * sizeof(double);   /* send + receive */
-  if (c->pressure_method == PRESSURE_SMAC) bytes += 3.0 * grid_cells(g) * sizeof(double);
-  return bytes;
+  const double halo = 2.0 * exchanged * EFSI_HALO * faces * sizeof(double);   /* send + receive */
+  const double planes = (double)g->n[2] * 16 * sizeof(double);
+  const int smac = c->pressure_method == PRESSURE_SMAC;
+  memory_needs m = {0, 0};
+  if (c->device == DEVICE_GPU) {
+    m.device = (state_fields + solver_fields) * field + halo + planes;
+    m.host = state_fields * field;
+    if (smac && ranks == 1)   /* block, spectrum and twice its lines, Thomas coefficients */
+      m.device += cells * sizeof(double) + 3.5 * (g->n[0] / 2 + 1) * g->n[1] * g->n[2] * 16.0;
+    else if (smac)
+      m.host += 2 * field + 3.0 * cells * sizeof(double);
+  } else {
+    m.host = (state_fields + solver_fields) * field + halo + planes;
+    if (smac) m.host += 3.0 * cells * sizeof(double);
+  }
+  return m;
+}
+
+/* Collective, on a GPU: does the run fit the device memory left free?  A case that does not
+ * is refused before any allocation, naming what it needs and what there is. */
+static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+                       char *err, size_t errlen)
+{
+  if (c->device != DEVICE_GPU) return 0;
+  size_t free_bytes = 0, total = 0;
+  device_memory(&free_bytes, &total);
+  const double needed = memory_estimate(c, g, d->size).device;
+  /* the tightest rank decides: the largest shortfall, with its figures */
+  double shortfall[3] = {needed - (double)free_bytes, needed, (double)free_bytes};
+  struct { double value; int rank; } mine = {shortfall[0], d->rank}, worst;
+  MPI_CHECK(MPI_Allreduce(&mine, &worst, 1, MPI_DOUBLE_INT, MPI_MAXLOC, d->comm));
+  MPI_CHECK(MPI_Bcast(shortfall, 3, MPI_DOUBLE, worst.rank, d->comm));
+  if (worst.value <= 0) return 0;
+  snprintf(err, errlen, "%.1000s: %d x %d x %d cells per rank need %.0f MiB of GPU memory "
+           "(%.0f bytes per cell), the GPU of rank %d has %.0f MiB free: use more GPUs "
+           "(grid.ranks) or fewer cells", c->file, g->n[0], g->n[1], g->n[2],
+           shortfall[1] / 1048576.0, shortfall[1] / grid_cells(g), worst.rank,
+           shortfall[2] / 1048576.0);
+  return 1;
 }
 
 static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
-                          const efsi_timestep *ts, int check)
+                          const efsi_timestep *ts, const efsi_backend *b, int check)
 {
   int threads = 1;
 #ifdef _OPENMP
@@ -89,10 +131,15 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
     if (ts->limit[l] < 1e300) printf(" %s %.4g%s;", timestep_limit_name(l), ts->limit[l],
                                      l == ts->binding ? " (binds)" : "");
   printf(" U = %.4g\n", ts->velocity_scale);
+  printf("  device: %s\n", b->description);
   if (check) {
-    const double bytes = memory_estimate(c, g);
-    printf("  memory: %.1f MiB per rank, %.0f bytes per cell\n", bytes / 1048576.0,
-           bytes / grid_cells(g));
+    const memory_needs m = memory_estimate(c, g, d->size);
+    printf("  memory: %.1f MiB per rank, %.0f bytes per cell", m.host / 1048576.0,
+           m.host / grid_cells(g));
+    if (b->gpu)
+      printf(" on the host; %.1f MiB per GPU, %.0f bytes per cell on the device",
+             m.device / 1048576.0, m.device / grid_cells(g));
+    printf("\n");
   }
   fflush(stdout);
 }
@@ -154,7 +201,13 @@ int main(int argc, char **argv)
 
   efsi_grid g;
   decomp_grid(&d, cfg.cells, cfg.length, &g);
-  if (rank == 0) print_summary(&cfg, &d, &g, &ts, cli.check);
+  efsi_backend backend;
+  if (backend_choose(&cfg, &d, &backend, err, sizeof err) || device_fits(&cfg, &d, &g, err, sizeof err)) {
+    decomp_free(&d);
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
+  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, cli.check);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);
@@ -177,7 +230,7 @@ int main(int argc, char **argv)
   }
   if (rank == 0) printf("  output: %s\n", dir);
 
-  const int status = run(&cfg, &d, &ts, dir, cli.restart_file, &bodies);
+  const int status = run(&cfg, &d, &ts, dir, cli.restart_file, &bodies, &backend);
   decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();

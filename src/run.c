@@ -37,7 +37,8 @@ typedef struct {
   const efsi_config *c;
   efsi_decomp *d;
   efsi_solver *sv;
-  efsi_state *s;
+  efsi_state *s;             /* the state the solver steps (on the device on a GPU) */
+  efsi_state *host;          /* its host mirror for output (s itself on the CPU) */
   efsi_tracers *tracers;
   int bodies;                /* the case has body tracers */
   const char *dir;
@@ -45,13 +46,20 @@ typedef struct {
   long fields_step, restart_step;   /* last step written */
 } output_state;
 
+/* The host mirror holds the state (a copy from the device on a GPU). */
+static void to_host(output_state *o)
+{
+  if (o->host != o->s) state_transfer(o->s, o->host, o->sv->backend, 0);
+}
+
 static void write_fields(output_state *o)
 {
   char path[EFSI_PATH_LEN + 64];
   if (output_path(path, sizeof path, o->dir, "fields", o->s->step))
     efsi_abort(EFSI_EXIT_RUNTIME, "output path too long in %s", o->dir);
   timer_start(&o->sv->timers, TIMER_IO);
-  state_write_fields(path, o->s, o->d, o->c->name);
+  to_host(o);
+  state_write_fields(path, o->host, o->d, o->c->name);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
 }
@@ -62,7 +70,8 @@ static void write_restart(output_state *o)
   long n = 0;
   efsi_tracer *all = NULL;
   if (o->bodies) tracers_gather(o->tracers, &n, &all);
-  state_write_restart(o->dir, o->s, o->d, n, all);
+  to_host(o);
+  state_write_restart(o->dir, o->host, o->d, n, all);
   free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
@@ -96,8 +105,9 @@ static int blow_up(output_state *o, const char *why)
 {
   char field[8] = "";
   int at[3] = {0, 0, 0};
-  const int nonfinite = locate_point(o->d, o->s, 0, field, at);
-  if (!nonfinite) locate_point(o->d, o->s, 1, field, at);
+  to_host(o);
+  const int nonfinite = locate_point(o->d, o->host, 0, field, at);
+  if (!nonfinite) locate_point(o->d, o->host, 1, field, at);
   if (o->d->rank == 0) {
     const efsi_grid *g = &o->s->grid;
     fprintf(stderr, "efsi: error: the run blew up after step %ld (t = %.6g): %s\n", o->s->step,
@@ -149,44 +159,49 @@ static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const
 }
 
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file, const efsi_case_bodies *cb)
+        const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b)
 {
   efsi_grid g;
   decomp_grid(d, c->cells, c->length, &g);
-  efsi_state s;
+  efsi_state host, on_device, *state = &host;   /* the solver's state: host or device */
   efsi_solver sv;
-  if (state_alloc_case(&s, &g, c) || solver_create(&sv, c, d, &g, ts->dt))
+  if (state_alloc_case(&host, &g, c)
+      || (b->gpu && state_alloc_like(state = &on_device, &host, b))
+      || solver_create(&sv, c, d, &g, ts->dt, b))
     efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
+  efsi_state *const sp = state;
 
   efsi_tracers *tracers = tracers_create(d, &g);
   if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
-  output_state o = {.c = c, .d = d, .sv = &sv, .s = &s, .tracers = tracers,
+  output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1};
   int status = 0;
+  /* the initial state or the restart file's, drawn on the host, then uploaded once */
   if (restart_file) {
-    if (restart_state(restart_file, &s, tracers, d)) {
+    if (restart_state(restart_file, &host, tracers, d)) {
       status = EFSI_EXIT_INPUT;
       goto done;
     }
     snprintf(o.last_restart, sizeof o.last_restart, "%s", restart_file);
-    o.restart_step = s.step;
+    o.restart_step = host.step;
   } else {
-    init_flow(c, &s);
+    init_flow(c, &host);
     char err[1024] = "";
-    if (s.nmat > 0 && init_solid(c, cb, d, &s, tracers, err, sizeof err)) {
+    if (host.nmat > 0 && init_solid(c, cb, d, &host, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
       status = EFSI_EXIT_INPUT;
       goto done;
     }
   }
-  solver_fill_halos(&sv, &s);
+  if (sp != &host) state_transfer(sp, &host, b, 1);
+  solver_fill_halos(&sv, sp);
   if (o.bodies) solver_move_tracers(&sv, tracers);
-  if (open_tables(d, &s, o.bodies, dir, restart_file ? s.step : -1)) {
+  if (open_tables(d, sp, o.bodies, dir, restart_file ? sp->step : -1)) {
     status = EFSI_EXIT_RUNTIME;
     goto done;
   }
-  const long first_step = s.step;
+  const long first_step = sp->step;
   if (!restart_file) {
     write_diagnostics(&o, 0.0);
     if (c->fields_every > 0) write_fields(&o);
@@ -194,17 +209,17 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
 
   timers_zero_clocks(&sv.timers);
   const double start = MPI_Wtime();
-  while (!finished(c, &s, sv.dt)) {
-    if (solver_step(&sv, &s)) {
+  while (!finished(c, sp, sv.dt)) {
+    if (solver_step(&sv, sp)) {
       status = blow_up(&o, "the sums of the next pressure step overflowed or are not finite");
       break;
     }
-    const int last = finished(c, &s, sv.dt);
-    const int diagnostics = due(c->diagnostics_every, s.step) || last;
-    const int fields = due(c->fields_every, s.step) || last;
-    const int restart = due(c->restart_every, s.step) || last;
+    const int last = finished(c, sp, sv.dt);
+    const int diagnostics = due(c->diagnostics_every, sp->step) || last;
+    const int fields = due(c->fields_every, sp->step) || last;
+    const int restart = due(c->restart_every, sp->step) || last;
     /* the exchange of the new state stays in flight into the next step unless it is read */
-    if (diagnostics || fields || restart) solver_sync(&sv, &s);
+    if (diagnostics || fields || restart) solver_sync(&sv, sp);
     if (diagnostics) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
       if (!isfinite(ratio)) {
@@ -223,20 +238,22 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (fields) write_fields(&o);
     if (restart) write_restart(&o);
   }
-  solver_sync(&sv, &s);
+  solver_sync(&sv, sp);
+  backend_wait(b);
   const double seconds = MPI_Wtime() - start;
   if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
-    if (o.fields_step != s.step) write_fields(&o);
-    if (o.restart_step != s.step) write_restart(&o);
+    if (o.fields_step != sp->step) write_fields(&o);
+    if (o.restart_step != sp->step) write_restart(&o);
   }
   if (d->rank == 0) {
     diagnostics_close();
     if (o.bodies) bodies_csv_close();
   }
-  if (status == 0) report_performance(c, d, &g, &sv.timers, s.step - first_step, seconds, dir);
+  if (status == 0) report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
 done:
   tracers_free(tracers);
   solver_free(&sv);
-  state_free(&s);
+  if (sp != &host) state_free_on(sp, b);
+  state_free(&host);
   return status;
 }

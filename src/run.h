@@ -3,6 +3,7 @@
 #ifndef EFSI_RUN_H
 #define EFSI_RUN_H
 
+#include "src/backend.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "src/init_solid.h"
@@ -13,6 +14,6 @@ enum { EFSI_EXIT_BLOWUP = 3 };   /* non-finite values or the stable range left *
 /* Collective.  cb: the case's bodies, validated by case_bodies.  Returns the exit status:
  * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file) or EFSI_EXIT_BLOWUP. */
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file, const efsi_case_bodies *cb);
+        const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b);
 
 #endif

@@ -15,23 +15,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/device.h"
 #include "base/errors.h"
 #include "decomp/boundary.h"
 #include "decomp/reduce.h"
 #include "src/materials.h"
 #include "src/solid.h"
 #include "stencils/location.h"
+#include "verify/poisson_cuda.h"
 #include "verify/poisson_fft.h"
 
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt)
+                  double dt, const efsi_backend *b)
 {
   memset(sv, 0, sizeof *sv);
   sv->cfg = c;
   sv->decomp = d;
   sv->dt = dt;
-  sv->k = &efsi_cpu_kernels;
-  sv->layers = &efsi_cpu_layers;
+  sv->backend = b;
+  sv->k = b->k;
+  sv->layers = b->layers;
   efsi_materials materials;
   materials_of_case(c, &materials);
   const int nmat = sv->nmat = materials.count;
@@ -41,36 +44,57 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
                        &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};
   int failed = 0;
   for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) {
-    *arrays[a] = field_alloc(g);
+    *arrays[a] = backend_field_alloc(b, g);
     failed |= !*arrays[a];
   }
   for (int m = 0; m < nmat; m++) {
-    sv->phi_rate[m] = field_alloc(g);
+    sv->phi_rate[m] = backend_field_alloc(b, g);
     failed |= !sv->phi_rate[m];
   }
-  sv->plane_sums = calloc((size_t)g->n[2] * (SUM_COUNT + 2), sizeof(double));
+  /* the per-plane partials of every reduction kernel (SUM_COUNT + 2 >= FLOW_COUNT) */
+  const size_t plane = (size_t)g->n[2] * (SUM_COUNT + 2);
+  sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
   /* one message per face carries the velocity, every phi_m and B */
   sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
-    sv->poisson = poisson_create(g, d);
-    failed |= !sv->poisson;
+    /* on one GPU the solve stays on the device; on several it goes through the host's
+     * FFTW solver and its MPI transposes (docs/smac.md) */
+    if (b->gpu && d->size == 1) {
+      sv->poisson_gpu = poisson_cuda_create(g, d->periodic);
+    } else {
+      sv->poisson = poisson_create(g, d);
+      if (b->gpu) {
+        sv->host_rhs = field_alloc(g);
+        sv->host_dp = field_alloc(g);
+        failed |= !sv->host_rhs || !sv->host_dp;
+      }
+    }
+    failed |= !sv->poisson && !sv->poisson_gpu;
   }
   timers_reset(&sv->timers, nmat);
+  sv->timers.wait = b->gpu ? device_synchronize : NULL;
   if (failed) solver_free(sv);
   return failed;
 }
 
 void solver_free(efsi_solver *sv)
 {
+  const efsi_backend *b = sv->backend;
   double *arrays[] = {sv->fu, sv->fv, sv->fw, sv->stress[0], sv->stress[1], sv->stress[2],
                       sv->stress[3], sv->stress[4], sv->stress[5], sv->div, sv->lap_div,
                       sv->lap_p, sv->dp};
-  for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++) field_free(arrays[a]);
-  for (int m = 0; m < sv->nmat; m++) field_free(sv->phi_rate[m]);
-  free(sv->plane_sums);
+  for (size_t a = 0; a < sizeof arrays / sizeof arrays[0]; a++)
+    if (arrays[a]) backend_field_free(b, arrays[a]);
+  for (int m = 0; m < sv->nmat; m++)
+    if (sv->phi_rate[m]) backend_field_free(b, sv->phi_rate[m]);
+  if (b && b->gpu) device_free(sv->plane_sums);
+  else free(sv->plane_sums);
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) poisson_free(sv->poisson);
+  if (sv->poisson_gpu) poisson_cuda_free(sv->poisson_gpu);
+  field_free(sv->host_rhs);
+  field_free(sv->host_dp);
   memset(sv, 0, sizeof *sv);
 }
 
@@ -323,6 +347,21 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   timer_stop(&sv->timers, TIMER_PROJECTION);
 }
 
+/* dp <- the solution of lap dp = div (div holds D* / dt): on the device on one GPU, else by the
+ * host's solver (through host copies on several GPUs). */
+static void poisson(efsi_solver *sv, const efsi_grid *g)
+{
+  if (sv->poisson_gpu) {
+    poisson_cuda_solve(sv->poisson_gpu, sv->div, sv->dp);
+  } else if (sv->host_rhs) {
+    backend_download(sv->backend, sv->host_rhs, sv->div, g);
+    poisson_solve(sv->poisson, sv->host_rhs, sv->host_dp);
+    backend_upload(sv->backend, sv->dp, sv->host_dp, g);
+  } else {
+    poisson_solve(sv->poisson, sv->div, sv->dp);
+  }
+}
+
 int solver_step(efsi_solver *sv, efsi_state *s)
 {
   const efsi_config *c = sv->cfg;
@@ -389,7 +428,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   } else {
     /* lap dp = D* / dt; D* becomes the right-hand side in place. */
     k->field_scale(g, 1.0 / dt, sv->div);
-    poisson_solve(sv->poisson, sv->div, sv->dp);
+    poisson(sv, g);
     timer_stop(&sv->timers, TIMER_PROJECTION);
     fill_scalars(sv, g, &sv->dp, 1, 1);
     timer_start(&sv->timers, TIMER_PROJECTION);

@@ -4,6 +4,7 @@
 #ifndef EFSI_SOLVER_H
 #define EFSI_SOLVER_H
 
+#include "src/backend.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "decomp/halo.h"
@@ -13,6 +14,7 @@
 #include "stencils/kernels.h"
 
 struct efsi_poisson;
+struct efsi_poisson_cuda;
 
 /* What the last step did, from its one reduction. */
 typedef struct {
@@ -26,11 +28,14 @@ typedef struct {
 
 typedef struct {
   const efsi_config *cfg;
+  const efsi_backend *backend;   /* where the fields live and the kernels run */
   const efsi_kernels *k;         /* the backend's kernels (stencils/kernels.h) */
   const efsi_layer_ops *layers;  /* and its halo and wall-layer moves (decomp/layers.h) */
   efsi_decomp *decomp;
   efsi_halo *halo;
-  struct efsi_poisson *poisson;  /* SMAC only */
+  struct efsi_poisson *poisson;  /* SMAC on the host */
+  struct efsi_poisson_cuda *poisson_gpu;   /* SMAC on one GPU */
+  double *host_rhs, *host_dp;    /* SMAC on several GPUs: host copies for the host's solve */
   double dt;
   int nmat;                      /* materials of the state, with their shear moduli */
   double modulus[EFSI_MAX_MATERIALS];
@@ -51,7 +56,7 @@ typedef struct {
 /* Allocate the work arrays for the case's materials (src/materials.h: the same order as
  * state_alloc_case).  Returns nonzero when memory runs out. */
 int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const efsi_grid *g,
-                  double dt);
+                  double dt, const efsi_backend *b);
 void solver_free(efsi_solver *sv);
 
 /* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */

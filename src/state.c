@@ -144,3 +144,57 @@ int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, ch
   s->drive_force = snap.drive_force;
   return 0;
 }
+
+/* The fields of a state, in one list (velocity, p, every phi_m, B). */
+static int state_arrays(efsi_state *s, double **list[4 + EFSI_MAX_MATERIALS + 6])
+{
+  int n = 0;
+  list[n++] = &s->u;
+  list[n++] = &s->v;
+  list[n++] = &s->w;
+  list[n++] = &s->p;
+  for (int m = 0; m < s->nmat; m++) list[n++] = &s->phi[m];
+  for (int c = 0; s->nmat > 0 && c < 6; c++) list[n++] = &s->b[c];
+  return n;
+}
+
+int state_alloc_like(efsi_state *s, const efsi_state *host, const efsi_backend *b)
+{
+  *s = *host;
+  double **list[4 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_arrays(s, list);
+  int failed = 0;
+  for (int f = 0; f < n; f++) *list[f] = NULL;
+  for (int f = 0; f < n; f++) {
+    *list[f] = backend_field_alloc(b, &s->grid);
+    failed |= !*list[f];
+  }
+  if (failed) state_free_on(s, b);
+  return failed;
+}
+
+void state_free_on(efsi_state *s, const efsi_backend *b)
+{
+  double **list[4 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_arrays(s, list);
+  for (int f = 0; f < n; f++)
+    if (*list[f]) backend_field_free(b, *list[f]);
+  memset(s, 0, sizeof *s);
+}
+
+void state_transfer(efsi_state *backend_state, efsi_state *host, const efsi_backend *b,
+                    int upload)
+{
+  double **to[4 + EFSI_MAX_MATERIALS + 6], **from[4 + EFSI_MAX_MATERIALS + 6];
+  const int n = state_arrays(upload ? backend_state : host, to);
+  state_arrays(upload ? host : backend_state, from);
+  for (int f = 0; f < n; f++) {
+    if (upload) backend_upload(b, *to[f], *from[f], &host->grid);
+    else backend_download(b, *to[f], *from[f], &host->grid);
+  }
+  efsi_state *dst = upload ? backend_state : host;
+  const efsi_state *src = upload ? host : backend_state;
+  dst->step = src->step;
+  dst->time = src->time;
+  dst->drive_force = src->drive_force;
+}

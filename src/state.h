@@ -9,6 +9,7 @@
 #include "base/tracer.h"
 #include "decomp/decomp.h"
 #include "io/snapshot.h"
+#include "src/backend.h"
 #include "src/config.h"
 
 typedef struct {
@@ -30,6 +31,17 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
 /* The state of a case: its materials (src/materials.h) in their order. */
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c);
 void state_free(efsi_state *s);
+
+/* A state with the grid and materials of host whose fields the backend's kernels read
+ * (device memory on a GPU), uninitialised; freed by state_free_on.  Returns nonzero when
+ * the memory runs out. */
+int state_alloc_like(efsi_state *s, const efsi_state *host, const efsi_backend *b);
+void state_free_on(efsi_state *s, const efsi_backend *b);
+
+/* Every field (halos included) and step, time and drive force from one state to the other:
+ * upload = 1 host -> backend, 0 backend -> host (a copy in place on the CPU). */
+void state_transfer(efsi_state *backend_state, efsi_state *host, const efsi_backend *b,
+                    int upload);
 
 /* The state's arrays as the output files name them: the velocities as stored (restart) or
  * averaged to the cell centres (centred = 1, fields files), p, phi_<material>, bxx .. byz;

@@ -47,6 +47,7 @@ void timer_start(efsi_timers *t, int which) { t->started[which] = MPI_Wtime(); }
 
 void timer_stop(efsi_timers *t, int which)
 {
+  if (t->wait) t->wait();
   t->seconds[which] += MPI_Wtime() - t->started[which];
   t->calls[which]++;
 }

@@ -22,6 +22,8 @@ typedef struct {
   double seconds[TIMER_COUNT];
   double started[TIMER_COUNT];
   long calls[TIMER_COUNT];
+  void (*wait)(void);            /* a GPU run's kernels are asynchronous: each clock stops
+                                    after them (NULL on the CPU) */
 } efsi_timers;
 
 /* Zero the clocks and set the operation counts for a case with nmat materials. */

@@ -68,7 +68,8 @@ typedef struct efsi_kernels {
                               const double *w, efsi_tracer *t, long n);
 } efsi_kernels;
 
-/* The CPU's kernels. */
+/* The CPU's kernels; the GPU's in a build with the GPU backend (stencils/cuda/kernels.cu). */
 extern const efsi_kernels efsi_cpu_kernels;
+extern const efsi_kernels efsi_cuda_kernels;
 
 #endif

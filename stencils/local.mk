@@ -8,3 +8,8 @@ libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernels.c sten
   stencils/initial.c stencils/initial.h stencils/oldroyd.c stencils/oldroyd.h \
   stencils/solid_stress.c stencils/solid_stress.h stencils/shapes.c stencils/shapes.h \
   stencils/draw.c stencils/draw.h
+GPU_CUH += stencils/cuda/launch.cuh stencils/cuda/kernels.cuh
+GPU_CU += stencils/cuda/kernels.cu \
+  stencils/cuda/weno5.cu stencils/cuda/operators.cu stencils/cuda/stress.cu \
+  stencils/cuda/solid_stress.cu stencils/cuda/projection.cu stencils/cuda/oldroyd.cu \
+  stencils/cuda/reductions.cu stencils/cuda/interpolate.cu

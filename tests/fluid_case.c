@@ -27,8 +27,14 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, periodic, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
+  /* EFSI_TEST_DEVICE=gpu runs the solver on the GPU (verify/gpu-check) */
+  const char *device = getenv("EFSI_TEST_DEVICE");
+  if (device && strcmp(device, "gpu") == 0) fc->cfg.device = DEVICE_GPU;
+  if (backend_choose(&fc->cfg, &fc->decomp, &fc->backend, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   if (state_alloc_case(&fc->state, &fc->grid, &fc->cfg)
-      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt))
+      || (fc->backend.gpu && state_alloc_like(&fc->device, &fc->state, &fc->backend))
+      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt, &fc->backend))
     efsi_abort(EFSI_EXIT_RUNTIME, "test case: out of memory");
   if (case_bodies(&fc->cfg, &fc->bodies, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
@@ -38,23 +44,40 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
       && init_solid(&fc->cfg, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
                          sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
-  solver_fill_halos(&fc->solver, &fc->state);
+  fluid_case_refresh(fc);
+}
+
+/* The state the solver steps: the host's, or its copy on the GPU. */
+static efsi_state *stepped(fluid_case *fc) { return fc->backend.gpu ? &fc->device : &fc->state; }
+
+void fluid_case_refresh(fluid_case *fc)
+{
+  if (fc->backend.gpu) state_transfer(&fc->device, &fc->state, &fc->backend, 1);
+  solver_fill_halos(&fc->solver, stepped(fc));
+  if (fc->backend.gpu) state_transfer(&fc->device, &fc->state, &fc->backend, 0);
 }
 
 void fluid_case_steps(fluid_case *fc, long n)
 {
+  efsi_state *s = stepped(fc);
+  if (fc->backend.gpu) {   /* the host state may have been changed since the last call */
+    state_transfer(s, &fc->state, &fc->backend, 1);
+    solver_fill_halos(&fc->solver, s);
+  }
   if (fc->bodies.total > 0) solver_move_tracers(&fc->solver, fc->tracers);
-  for (long s = 0; s < n; s++)
-    if (solver_step(&fc->solver, &fc->state))
-      efsi_abort(EFSI_EXIT_RUNTIME, "test case blew up at step %ld", fc->state.step);
+  for (long k = 0; k < n; k++)
+    if (solver_step(&fc->solver, s))
+      efsi_abort(EFSI_EXIT_RUNTIME, "test case blew up at step %ld", s->step);
   /* the tests read halos and state between calls */
-  solver_sync(&fc->solver, &fc->state);
+  solver_sync(&fc->solver, s);
+  if (fc->backend.gpu) state_transfer(s, &fc->state, &fc->backend, 0);
 }
 
 void fluid_case_close(fluid_case *fc)
 {
   tracers_free(fc->tracers);
   solver_free(&fc->solver);
+  if (fc->backend.gpu) state_free_on(&fc->device, &fc->backend);
   state_free(&fc->state);
   decomp_free(&fc->decomp);
 }

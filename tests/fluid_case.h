@@ -5,6 +5,7 @@
 
 #include <mpi.h>
 
+#include "src/backend.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "src/init_solid.h"
@@ -16,7 +17,9 @@ typedef struct {
   efsi_config cfg;
   efsi_decomp decomp;
   efsi_grid grid;
-  efsi_state state;
+  efsi_state state;          /* what the tests read and write (host memory) */
+  efsi_state device;         /* its copy on the GPU, with EFSI_TEST_DEVICE=gpu */
+  efsi_backend backend;      /* the CPU's, or the GPU's with EFSI_TEST_DEVICE=gpu */
   efsi_solver solver;
   efsi_timestep ts;
   efsi_case_bodies bodies;
@@ -30,7 +33,12 @@ typedef struct {
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
                      const char *const *overrides, int n_overrides, const int *ranks);
 
-/* Take n steps; aborts when a step reports a blow-up. */
+/* After the test has set fields of fc->state itself: fill its halos and wall layers (and
+ * copy it to the GPU and back with EFSI_TEST_DEVICE=gpu). */
+void fluid_case_refresh(fluid_case *fc);
+
+/* Take n steps; aborts when a step reports a blow-up.  With EFSI_TEST_DEVICE=gpu the steps
+ * run on the GPU, from fc->state copied there, and fc->state holds the result. */
 void fluid_case_steps(fluid_case *fc, long n);
 
 void fluid_case_close(fluid_case *fc);

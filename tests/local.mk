@@ -9,17 +9,18 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_solid_couette tests/test_solid_motion tests/test_decomp_mpi tests/test_halo_mpi \
   tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
-  tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi
+  tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
+  tests/test_gpu_kernels
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
   tests/test_netcdf_python.sh tests/test_roscoe.sh tests/test_hematocrit_study.sh \
-  tests/check-layers.sh tests/check-citations.sh
+  tests/test_gpu_run.sh tests/check-layers.sh tests/check-citations.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)
 EXTRA_DIST += $(SCRIPT_TESTS) tests/run-test tests/environment.sh
 
 # What every test program links: the shared support, libefsi, Check.
-noinst_LIBRARIES += tests/libtestsupport.a
+check_LIBRARIES = tests/libtestsupport.a
 tests_libtestsupport_a_SOURCES = tests/test_support.c tests/test_support.h \
   tests/fluid_case.c tests/fluid_case.h
 LDADD = tests/libtestsupport.a $(EFSI_LIBS) $(CHECK_LIBS)

@@ -190,7 +190,7 @@ static void set_periodic_state(fluid_case *fc, const layer_solution *sol)
         }
       }
     }
-  solver_fill_halos(&fc->solver, &fc->state);
+  fluid_case_refresh(fc);
 }
 
 typedef struct {

@@ -78,7 +78,7 @@ START_TEST(translated_sphere)
   double *vel[3] = {fc.state.u, fc.state.v, fc.state.w};
   for (int c = 0; c < 3; c++)
     for (size_t n = 0; n < g->size; n++) vel[c][n] = UT;
-  solver_fill_halos(&fc.solver, &fc.state);
+  fluid_case_refresh(&fc);
 
   const size_t cells = (size_t)NT * NT * NT;
   double *phi0 = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
@@ -177,7 +177,7 @@ START_TEST(spinning_sphere)
     for (int j = 0; j < g->n[1]; j++)
       for (int i = 0; i < g->n[0]; i++)
         fc.state.u[grid_index(g, i, j, k)] = S * ((g->offset[1] + j + 0.5) * g->h[1] - ny / 2.0);
-  solver_fill_halos(&fc.solver, &fc.state);
+  fluid_case_refresh(&fc);
   const double v0 = solid_volume(&fc);
 
   /* a quarter turn at Omega = S/2 */

@@ -1,0 +1,131 @@
+/* The device interface of the GPU backend (see base/device.h, base/cuda/cuda.cuh). */
+#include <mpi.h>
+#include <mpi-ext.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/cuda/cuda.cuh"
+extern "C" {
+#include "base/device.h"
+}
+
+static cudaStream_t compute_stream, halo_stream;
+static const char *last_kernel = "(none yet)";
+static int sync_every_launch = -1;
+
+void cuda_failed(cudaError_t e, const char *call, const char *file, int line)
+{
+  efsi_abort(EFSI_EXIT_RUNTIME, "%s:%d: %s failed: %s (last kernel launched: %s)", file, line,
+             call, cudaGetErrorString(e), last_kernel);
+}
+
+void cuda_launched(const char *name)
+{
+  last_kernel = name;
+  const cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess)
+    efsi_abort(EFSI_EXIT_RUNTIME, "kernel %s failed to launch: %s", name, cudaGetErrorString(e));
+  if (sync_every_launch < 0) {
+    const char *env = getenv("EFSI_CUDA_SYNC");
+    sync_every_launch = env && env[0] == '1';
+  }
+  if (sync_every_launch) {
+    const cudaError_t s = cudaDeviceSynchronize();
+    if (s != cudaSuccess)
+      efsi_abort(EFSI_EXIT_RUNTIME, "kernel %s failed: %s", name, cudaGetErrorString(s));
+  }
+}
+
+cudaStream_t cuda_compute_stream(void) { return compute_stream; }
+cudaStream_t cuda_halo_stream(void) { return halo_stream; }
+
+int device_count(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();   /* no driver or no device: the CPU backend only */
+    return 0;
+  }
+  return n;
+}
+
+int device_select(int node_rank, char *desc, size_t len)
+{
+  const int n = device_count();
+  if (n == 0) {
+    snprintf(desc, len, "no GPU is visible to this process");
+    return 1;
+  }
+  const int id = node_rank % n;
+  CUDA_CHECK(cudaSetDevice(id));
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&compute_stream, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream, cudaStreamNonBlocking));
+  snprintf(desc, len, "GPU %d of %d: %s, %.1f GiB, compute capability %d.%d, %d multiprocessors",
+           id, n, prop.name, prop.totalGlobalMem / 1073741824.0, prop.major, prop.minor,
+           prop.multiProcessorCount);
+  return 0;
+}
+
+void device_memory(size_t *free_bytes, size_t *total_bytes)
+{
+  CUDA_CHECK(cudaMemGetInfo(free_bytes, total_bytes));
+}
+
+double *device_alloc(size_t n)
+{
+  void *p = NULL;
+  const size_t bytes = (n > 0 ? n : 1) * sizeof(double);
+  if (cudaMalloc(&p, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  CUDA_CHECK(cudaMemset(p, 0, bytes));
+  return (double *)p;
+}
+
+void device_free(double *p)
+{
+  if (p) CUDA_CHECK(cudaFree(p));
+}
+
+double *device_alloc_pinned(size_t n)
+{
+  void *p = NULL;
+  if (cudaHostAlloc(&p, (n > 0 ? n : 1) * sizeof(double), cudaHostAllocMapped) != cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  return (double *)p;
+}
+
+void device_free_pinned(double *p)
+{
+  if (p) CUDA_CHECK(cudaFreeHost(p));
+}
+
+void device_upload(double *device, const double *host, size_t n)
+{
+  CUDA_CHECK(cudaMemcpyAsync(device, host, n * sizeof(double), cudaMemcpyHostToDevice,
+                             compute_stream));
+  CUDA_CHECK(cudaStreamSynchronize(compute_stream));
+}
+
+void device_download(double *host, const double *device, size_t n)
+{
+  CUDA_CHECK(cudaMemcpyAsync(host, device, n * sizeof(double), cudaMemcpyDeviceToHost,
+                             compute_stream));
+  CUDA_CHECK(cudaStreamSynchronize(compute_stream));
+}
+
+void device_synchronize(void) { CUDA_CHECK(cudaStreamSynchronize(compute_stream)); }
+
+int device_mpi_aware(void)
+{
+#if defined(MPIX_CUDA_AWARE_SUPPORT)
+  return MPIX_Query_cuda_support();
+#else
+  return 0;
+#endif
+}

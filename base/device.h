@@ -1,0 +1,42 @@
+/* Where the fields live: host memory (the CPU backend) or the memory of one GPU per MPI rank
+ * (the GPU backend, docs/gpu.md).  This is the one interface the rest of efsi has to a
+ * device: choosing it, its memory, copies, the two streams the GPU's kernels and halo moves
+ * run on, and errors.  A CPU-only build (base/device.c) has no device: device_count() is 0.
+ * The CUDA build implements it in base/cuda/device.cu; every CUDA call goes through
+ * CUDA_CHECK there, and a failing kernel stops the run with exit status 1 naming it. */
+#ifndef EFSI_DEVICE_H
+#define EFSI_DEVICE_H
+
+#include <stddef.h>
+
+/* GPUs this process can see; 0 in a CPU-only build. */
+int device_count(void);
+
+/* Choose the GPU of a rank: node_rank modulo device_count().  desc receives one line: the
+ * device's number, name and memory.  Returns nonzero (message in desc) when there is none. */
+int device_select(int node_rank, char *desc, size_t len);
+
+/* Bytes of device memory free and in all (0 without a device). */
+void device_memory(size_t *free_bytes, size_t *total_bytes);
+
+/* n doubles of device memory, zero-filled; NULL when the device memory runs out. */
+double *device_alloc(size_t n);
+void device_free(double *p);
+
+/* n doubles of page-locked host memory that the device can read and write directly (halo
+ * messages through host memory); NULL when it cannot be had. */
+double *device_alloc_pinned(size_t n);
+void device_free_pinned(double *p);
+
+/* Copies of n doubles; they wait for the kernels before them (the compute stream). */
+void device_upload(double *device, const double *host, size_t n);
+void device_download(double *host, const double *device, size_t n);
+
+/* Wait until every kernel launched so far on the compute stream has finished (the halo
+ * stream's work is ordered with it by the layer moves' begin, sent and end). */
+void device_synchronize(void);
+
+/* Whether the MPI library takes device pointers (CUDA-aware), asked at run time. */
+int device_mpi_aware(void);
+
+#endif

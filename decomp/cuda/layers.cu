@@ -1,0 +1,149 @@
+/* The GPU's layer moves (see decomp/layers.h; mirrors layers.c).  Packing, unpacking and
+ * the local periodic copies of an exchange run on the halo stream, so that they overlap the
+ * interior kernels on the compute stream; begin and end tie the two streams together with
+ * events.  The wall layers (reflect, zero) run on the compute stream, in order with the
+ * kernels.  Message buffers are device memory for a CUDA-aware MPI (efsi_cuda_layers_aware)
+ * or page-locked host memory that the kernels write and read directly (efsi_cuda_layers). */
+#include "base/cuda/cuda.cuh"
+
+extern "C" {
+#include "base/device.h"
+#include "decomp/layers.h"
+}
+
+enum { MAX_LAYER_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
+struct field_list { double *f[MAX_LAYER_FIELDS]; };
+
+/* A box of ni x nj x nk points per field, nf fields: blockIdx.z runs over (field, k). */
+__global__ void pack_kernel(field_list fl, int nk, int ni, int nj, ptrdiff_t origin,
+                            ptrdiff_t s1, ptrdiff_t s2, double *buf, int to_buffer)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  const int f = blockIdx.z / nk, k = blockIdx.z % nk;
+  double *row = fl.f[f] + origin + s1 * j + s2 * k;
+  const size_t at = (((size_t)f * nk + k) * nj + j) * ni + i;
+  if (to_buffer) buf[at] = row[i];
+  else row[i] = buf[at];
+}
+
+__global__ void copy_kernel(field_list fl, int nk, int ni, int nj, ptrdiff_t origin,
+                            ptrdiff_t s1, ptrdiff_t s2, ptrdiff_t shift)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  const int f = blockIdx.z / nk, k = blockIdx.z % nk;
+  double *row = fl.f[f] + origin + s1 * j + s2 * k;
+  row[i] = row[i + shift];
+}
+
+__global__ void reflect_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
+                               ptrdiff_t s2, ptrdiff_t shift, double sign, double offset)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  double *row = f + origin + s1 * j + s2 * (ptrdiff_t)blockIdx.z;
+  row[i] = offset + sign * row[i + shift];
+}
+
+__global__ void zero_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
+                            ptrdiff_t s2)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  f[origin + s1 * j + s2 * (ptrdiff_t)blockIdx.z + i] = 0.0;
+}
+
+static field_list list_of(double *const *fields, int nf)
+{
+  if (nf > MAX_LAYER_FIELDS)
+    efsi_abort(EFSI_EXIT_RUNTIME, "layers: %d fields in one exchange, at most %d", nf,
+               MAX_LAYER_FIELDS);
+  field_list fl;
+  for (int f = 0; f < MAX_LAYER_FIELDS; f++) fl.f[f] = f < nf ? fields[f] : NULL;
+  return fl;
+}
+
+static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+                 const int hi[3], double *buf, int to_buffer)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
+  pack_kernel<<<cuda_box_grid(ni, nj, nk * nf), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                cuda_halo_stream()>>>(list_of(fields, nf), nk, ni, nj,
+                                      grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                      g->stride[2], buf, to_buffer);
+  cuda_launched(to_buffer ? "halo pack" : "halo unpack");
+}
+
+/* A local periodic copy; the kernels after it see the layers it fills (as on the CPU, where
+ * the copy is done when the call returns). */
+static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
+                 const int hi[3], ptrdiff_t shift)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
+  copy_kernel<<<cuda_box_grid(ni, nj, nk * nf), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                cuda_halo_stream()>>>(list_of(fields, nf), nk, ni, nj,
+                                      grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                      g->stride[2], shift);
+  cuda_launched("halo periodic copy");
+  static cudaEvent_t copied;
+  if (!copied) CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventRecord(copied, cuda_halo_stream()));
+  CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), copied, 0));
+}
+
+static void reflect(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
+                    ptrdiff_t shift, double sign, double offset)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0) return;
+  reflect_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                   cuda_compute_stream()>>>(f, ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
+                                            g->stride[1], g->stride[2], shift, sign, offset);
+  cuda_launched("wall layer");
+}
+
+static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3])
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0) return;
+  zero_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                cuda_compute_stream()>>>(f, ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
+                                         g->stride[1], g->stride[2]);
+  cuda_launched("wall face");
+}
+
+static void begin(void)
+{
+  static cudaEvent_t computed;
+  if (!computed) CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventRecord(computed, cuda_compute_stream()));
+  CUDA_CHECK(cudaStreamWaitEvent(cuda_halo_stream(), computed, 0));
+}
+
+static void sent(void) { CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream())); }
+
+static void end(void)
+{
+  static cudaEvent_t unpacked;
+  if (!unpacked) CUDA_CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventRecord(unpacked, cuda_halo_stream()));
+  CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), unpacked, 0));
+}
+
+static double *pinned(size_t n) { return device_alloc_pinned(n); }
+static void release_pinned(double *buf) { device_free_pinned(buf); }
+static double *on_device(size_t n) { return device_alloc(n); }
+static void release_device(double *buf) { device_free(buf); }
+
+extern "C" const efsi_layer_ops efsi_cuda_layers = {
+  "gpu, halos through page-locked host memory", pack, copy, reflect, zero, pinned,
+  release_pinned, begin, sent, end,
+};
+
+extern "C" const efsi_layer_ops efsi_cuda_layers_aware = {
+  "gpu, halos from device memory (CUDA-aware MPI)", pack, copy, reflect, zero, on_device,
+  release_device, begin, sent, end,
+};

@@ -1,0 +1,46 @@
+/* The backend a run computes on (performance.device, docs/gpu.md): the CPU's kernels and
+ * layer moves on host arrays, or the GPU's on device arrays with one GPU per MPI rank.  The
+ * solver and the run loop take everything device-specific from here: the kernel table, the
+ * layer moves, where fields are allocated, and the copies between a device state and its
+ * host mirror for initialisation and output. */
+#ifndef EFSI_BACKEND_H
+#define EFSI_BACKEND_H
+
+#include <stddef.h>
+
+#include "decomp/decomp.h"
+#include "decomp/layers.h"
+#include "src/config.h"
+#include "stencils/kernels.h"
+
+typedef struct {
+  int gpu;                       /* 1: fields in device memory */
+  const efsi_kernels *k;
+  const efsi_layer_ops *layers;
+  char description[512];         /* what efsi prints at start: the device and the halo path */
+} efsi_backend;
+
+/* The CPU's backend (no device; what the tests use). */
+extern const efsi_backend efsi_cpu_backend;
+
+/* Collective: the backend of performance.device.  On gpu each rank takes the GPU of its
+ * rank on the node (MPI_COMM_TYPE_SHARED) and the halo path of performance.cuda_aware_mpi.
+ * Returns nonzero with a one-line message in err when gpu is refused: a build without the
+ * GPU backend, or no visible GPU. */
+int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, char *err,
+                   size_t errlen);
+
+/* A field of grid g where the backend's kernels read it (zero-filled); NULL when the memory
+ * runs out.  backend_field_free releases it. */
+double *backend_field_alloc(const efsi_backend *b, const efsi_grid *g);
+void backend_field_free(const efsi_backend *b, double *f);
+
+/* Copies of a whole field (halos included) between host memory and the backend's; plain
+ * copies on the CPU. */
+void backend_upload(const efsi_backend *b, double *field, const double *host, const efsi_grid *g);
+void backend_download(const efsi_backend *b, double *host, const double *field, const efsi_grid *g);
+
+/* Wait for the backend's kernels (the GPU's run asynchronously): before a clock is read. */
+void backend_wait(const efsi_backend *b);
+
+#endif

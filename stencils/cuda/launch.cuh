@@ -1,0 +1,53 @@
+/* The GPU's point loop, the counterpart of stencils/loop.h: for_box runs body(p) for every
+ * point p of the box lo <= (i, j, k) < hi of grid g, one thread a point (i along the block's
+ * x threads, so that neighbouring threads touch neighbouring addresses), on the compute
+ * stream.  The body is a device lambda that calls the same EFSI_POINT formulas as the CPU's
+ * loop; it captures arrays (device pointers) and scalars by value. */
+#ifndef EFSI_CUDA_LAUNCH_CUH
+#define EFSI_CUDA_LAUNCH_CUH
+
+#include "base/cuda/cuda.cuh"
+
+template <typename Body>
+__global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  body(origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z);
+}
+
+template <typename Body>
+void for_box(const efsi_grid *g, const int lo[3], const int hi[3], const char *name, Body body)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0) return;
+  box_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+               cuda_compute_stream()>>>(ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
+                                        g->stride[1], g->stride[2], body);
+  cuda_launched(name);
+}
+
+/* Arrays of pointers captured by value in a lambda (a plain array decays to a pointer to
+ * host memory): the six components of a tensor, the materials' volume fractions. */
+struct six_arrays { double *a[6]; };
+struct material_arrays { double *a[EFSI_MAX_MATERIALS]; double modulus[EFSI_MAX_MATERIALS]; };
+
+static inline six_arrays six(double *const b[6])
+{
+  six_arrays s;
+  for (int c = 0; c < 6; c++) s.a[c] = b[c];
+  return s;
+}
+
+static inline material_arrays materials(int nmat, double *const phi[], const double *modulus)
+{
+  material_arrays m;
+  for (int k = 0; k < EFSI_MAX_MATERIALS; k++) {
+    m.a[k] = k < nmat ? phi[k] : NULL;
+    m.modulus[k] = k < nmat && modulus ? modulus[k] : 0.0;
+  }
+  return m;
+}
+
+#endif

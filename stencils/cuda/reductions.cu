@@ -1,0 +1,209 @@
+/* Local reductions on the GPU (the contract is in stencils/reductions.h; mirrors
+ * reductions.c): one thread block per z-plane forms the plane's partial results, its threads
+ * striding over the plane's points, then a fixed tree inside the block; the partials go to
+ * the host, which combines the planes in k order with the CPU's reduce_planes.  The order is
+ * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so GPU
+ * and CPU agree to round-off.  No floating-point atomics. */
+#include "stencils/cuda/kernels.cuh"
+
+extern "C" {
+#include "base/tensor.h"
+#include "stencils/reductions.h"
+}
+
+enum { PLANE_THREADS = 256, MAX_VALUES = SUM_COUNT };
+
+/* The plane partials of `count` values per point: term(p, v) fills v[0..count); values
+ * with max[c] are combined by fmax from `start` (0 for magnitudes), the others summed. */
+template <int COUNT, typename Term>
+__global__ void __launch_bounds__(PLANE_THREADS)
+plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, unsigned max_mask,
+             double start, Term term, double *plane)
+{
+  __shared__ double part[COUNT][PLANE_THREADS];
+  const int t = threadIdx.x, k = blockIdx.x;
+  double acc[COUNT];
+  for (int c = 0; c < COUNT; c++) acc[c] = (max_mask >> c) & 1 ? start : 0.0;
+  const long points = (long)n0 * n1;
+  for (long q = t; q < points; q += PLANE_THREADS) {
+    const int i = (int)(q % n0), j = (int)(q / n0);
+    double v[COUNT];
+    term(origin + i + s1 * j + s2 * k, v);
+    for (int c = 0; c < COUNT; c++) acc[c] = (max_mask >> c) & 1 ? fmax(acc[c], v[c]) : acc[c] + v[c];
+  }
+  for (int c = 0; c < COUNT; c++) part[c][t] = acc[c];
+  __syncthreads();
+  for (int half = PLANE_THREADS / 2; half > 0; half /= 2) {
+    if (t < half)
+      for (int c = 0; c < COUNT; c++)
+        part[c][t] = (max_mask >> c) & 1 ? fmax(part[c][t], part[c][t + half])
+                                         : part[c][t] + part[c][t + half];
+    __syncthreads();
+  }
+  if (t < COUNT) plane[(size_t)k * COUNT + t] = part[t][0];
+}
+
+/* Host staging for the partials (page-locked, grown as needed). */
+static double *staged(size_t n)
+{
+  static double *host;
+  static size_t capacity;
+  if (n > capacity) {
+    if (host) CUDA_CHECK(cudaFreeHost(host));
+    CUDA_CHECK(cudaMallocHost((void **)&host, n * sizeof(double)));
+    capacity = n;
+  }
+  return host;
+}
+
+/* Run the plane kernel over the owned cells of g, bring the partials to the host and
+ * combine them in k order (combine[c] = 1: maximum). */
+template <int COUNT, typename Term>
+static void plane_reduce(const efsi_grid *g, const char *name, const int *combine,
+                         double start, double *plane, Term term, double *out)
+{
+  unsigned mask = 0;
+  for (int c = 0; c < COUNT; c++) mask |= (combine && combine[c] ? 1u : 0u) << c;
+  cudaStream_t stream = cuda_compute_stream();
+  plane_kernel<COUNT><<<g->n[2], PLANE_THREADS, 0, stream>>>(
+      g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], mask, start,
+      term, plane);
+  cuda_launched(name);
+  double *host = staged((size_t)g->n[2] * COUNT);
+  CUDA_CHECK(cudaMemcpyAsync(host, plane, (size_t)g->n[2] * COUNT * sizeof(double),
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  reduce_planes(host, g->n[2], COUNT, combine, out);
+}
+
+void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
+                   const double *p, const double *lap_p, const double *u, double *plane,
+                   double sums[SUM_COUNT])
+{
+  plane_reduce<SUM_COUNT>(g, "acm_sums", NULL, 0.0, plane,
+                          [=] __device__(ptrdiff_t q, double *v) {
+    const double d = div[q], ld = lap_div[q], lp = lap_p[q];
+    v[SUM_D_LAPD] = d * ld;
+    v[SUM_LAPD2] = ld * ld;
+    v[SUM_LAPP2] = lp * lp;
+    v[SUM_D_LAPP] = d * lp;
+    v[SUM_LAPD_LAPP] = ld * lp;
+    v[SUM_P] = p[q];
+    v[SUM_D] = d;
+    v[SUM_D2] = d * d;
+    v[SUM_U] = u[q];
+  }, sums);
+}
+
+void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
+                     const double *w, const double *div, double *plane, double out[FLOW_COUNT])
+{
+  static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
+  plane_reduce<FLOW_COUNT>(g, "flow_norms", combine, 0.0, plane,
+                           [=] __device__(ptrdiff_t q, double *x) {
+    const double uu = u[q], vv = v[q], ww = w[q], dv = scale * div[q];
+    x[FLOW_KINETIC] = uu * uu + vv * vv + ww * ww;
+    x[FLOW_DIV2] = dv * dv;
+    x[FLOW_U] = uu;
+    x[FLOW_SPEED_MAX] = fmax(fabs(uu), fmax(fabs(vv), fabs(ww)));
+    x[FLOW_DIV_MAX] = fabs(dv);
+  }, out);
+}
+
+double field_sum_cuda(const efsi_grid *g, const double *f, double *plane)
+{
+  double total;
+  plane_reduce<1>(g, "field_sum", NULL, 0.0, plane,
+                  [=] __device__(ptrdiff_t q, double *x) { x[0] = f[q]; }, &total);
+  return total;
+}
+
+double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
+                           double *const phi[], double *const b[6], double *plane)
+{
+  if (nmat == 0) return 0.0;
+  const material_arrays m = materials(nmat, phi, modulus);
+  const double *bxx = b[TXX], *byy = b[TYY], *bzz = b[TZZ];
+  double total;
+  plane_reduce<1>(g, "elastic_energy", NULL, 0.0, plane,
+                  [=] __device__(ptrdiff_t q, double *x) {
+    double gp = 0.0;
+    for (int k = 0; k < nmat; k++) gp += m.modulus[k] * m.a[k][q];
+    x[0] = gp * (bxx[q] + byy[q] + bzz[q] - 3.0);
+  }, &total);
+  return 0.5 * total * g->h[0] * g->h[1] * g->h[2];
+}
+
+void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],
+                    double phi_min, double *plane, double range[2])
+{
+  static const int combine[2] = {1, 1};
+  const material_arrays m = materials(nmat, phi, NULL);
+  const six_arrays bb = six(b);
+  double extremes[2];
+  plane_reduce<2>(g, "det_range", combine, -INFINITY, plane,
+                  [=] __device__(ptrdiff_t q, double *x) {
+    double phi_total = 0.0;
+    for (int k = 0; k < nmat; k++) phi_total += m.a[k][q];
+    const double bxx = bb.a[TXX][q], byy = bb.a[TYY][q], bzz = bb.a[TZZ][q];
+    const double bxy = bb.a[TXY][q], bxz = bb.a[TXZ][q], byz = bb.a[TYZ][q];
+    const double det = bxx * (byy * bzz - byz * byz) - bxy * (bxy * bzz - byz * bxz)
+                     + bxz * (bxy * byz - byy * bxz);
+    const int solid = phi_total >= phi_min;
+    x[0] = solid ? -det : -INFINITY;
+    x[1] = solid ? det : -INFINITY;
+  }, extremes);
+  range[0] = -extremes[0];
+  range[1] = extremes[1];
+}
+
+/* The shear of each wall face (i, b) of one wall: x index i, index b along the other
+ * tangential direction; the same arithmetic as the CPU's wall_shear_sums. */
+__global__ void wall_faces_kernel(int n0, ptrdiff_t origin, ptrdiff_t along, double scale,
+                                  double u_wall, const double *u, const double *tangential,
+                                  double *out)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x, b = blockIdx.y;
+  if (i >= n0) return;
+  const ptrdiff_t at = origin + i + along * b;
+  const double t1 = u[at] - u_wall;
+  const double t2 = 0.5 * (tangential[at] + tangential[at + along]);
+  out[(ptrdiff_t)b * n0 + i] = scale * sqrt(t1 * t1 + t2 * t2);
+}
+
+/* The faces' shear on the device, summed on the host in the CPU's order (walls low then
+ * high, rows b, then x). */
+void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
+                          const double *tangential, const double u_wall[2],
+                          double sum_count[2])
+{
+  const int other = 3 - d;
+  const ptrdiff_t along = g->stride[other];
+  const double scale = mu * 2.0 * g->inv_h[d];
+  const int n0 = g->n[0], rows = g->n[other], faces = n0 * rows;
+  static double *device_faces;
+  static int capacity;
+  cudaStream_t stream = cuda_compute_stream();
+  for (int side = 0; side < 2; side++) {
+    if (!(side ? g->wall_hi[d] : g->wall_lo[d])) continue;
+    if (faces > capacity) {
+      if (device_faces) CUDA_CHECK(cudaFree(device_faces));
+      CUDA_CHECK(cudaMalloc((void **)&device_faces, (size_t)faces * sizeof(double)));
+      capacity = faces;
+    }
+    int first[3] = {0, 0, 0};
+    first[d] = side ? g->n[d] - 1 : 0;
+    wall_faces_kernel<<<dim3((unsigned)((n0 + 127) / 128), (unsigned)rows), 128, 0, stream>>>(
+        n0, grid_index(g, first[0], first[1], first[2]), along, scale, u_wall[side], u,
+        tangential, device_faces);
+    cuda_launched("wall_shear_sums");
+    double *host = staged((size_t)faces);
+    CUDA_CHECK(cudaMemcpyAsync(host, device_faces, (size_t)faces * sizeof(double),
+                               cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (int f = 0; f < faces; f++) {
+      sum_count[0] += host[f];
+      sum_count[1] += 1.0;
+    }
+  }
+}

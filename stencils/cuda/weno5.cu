@@ -1,0 +1,27 @@
+/* WENO5 advection on the GPU (formulas in stencils/weno5.h; mirrors weno5.c). */
+#include "stencils/cuda/kernels.cuh"
+
+extern "C" {
+#include "stencils/weno5.h"
+}
+
+void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const double *u,
+                          const double *v, const double *w, double *out)
+{
+  int lo[3], hi[3];
+  location_range(g, loc, lo, hi);
+  const weno5_stencil_t st = weno5_stencil(g, loc);
+  for_box(g, lo, hi, "advection_weno5", [=] __device__(ptrdiff_t p) {
+    out[p] = advection_at(&st, f, u, v, w, p);
+  });
+}
+
+void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
+                                       const double *v, const double *w, double *out)
+{
+  const int lo[3] = {0, 0, 0};
+  const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
+  for_box(g, lo, g->n, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
+    out[p] = advection_conservative_at(&st, f, u, v, w, p);
+  });
+}

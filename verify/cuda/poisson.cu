@@ -1,0 +1,321 @@
+/* The SMAC path's exact Poisson solve on one GPU (docs/smac.md, "The SMAC path on the GPU";
+ * the CPU's is verify/poisson_fft.c): lap(x) = rhs - <rhs>, <x> = 0, with the compact
+ * 7-point Laplacian, x periodic, y and z periodic or wall.  The owned cells are packed into
+ * a block A[k][j][i]; x is diagonalised by a real-to-complex FFT (cuFFT D2Z, modes
+ * m = 0..Nx/2, each with the eigenvalue -(4/h^2) sin^2(pi m/N)); z, after a transpose that
+ * makes its lines contiguous, by a complex FFT (periodic) or a DCT-II (wall: FFTW's REDFT10,
+ * computed as the FFT of the even extension of length 2N times exp(-i pi k/2N)); along y,
+ * with x and z diagonal, either one more FFT and a division by the eigenvalues (periodic)
+ * or the Neumann tridiagonal system per (m_x, m_z), both as the CPU does them.  Then the
+ * inverse transforms (DCT-III as an inverse FFT of length 2N, Z2D) and the unpacking with
+ * the transforms' normalisation.  One rank owns the whole grid: several ranks solve on the
+ * host (src/solver.c). */
+#include <cufft.h>
+
+#include "base/cuda/cuda.cuh"
+
+extern "C" {
+#include "verify/poisson_cuda.h"
+}
+
+#define CUFFT_CHECK(call) do { cufftResult r_ = (call); if (r_ != CUFFT_SUCCESS) \
+  efsi_abort(EFSI_EXIT_RUNTIME, "%s:%d: %s failed: cuFFT error %d", __FILE__, __LINE__, \
+             #call, (int)r_); } while (0)
+
+struct efsi_poisson_cuda {
+  efsi_grid g;
+  int n[3], mx;                      /* cells, and x modes n0/2 + 1 */
+  int periodic[3];
+  double *block;                     /* A[k][j][i], n0 n1 n2 doubles */
+  cufftDoubleComplex *spectrum;      /* C[k][j][m] */
+  cufftDoubleComplex *lines;         /* z or y lines made contiguous (twice the length at a
+                                        z wall: the even extension) */
+  double *sweep;                     /* Thomas coefficients, one per (line, j) */
+  double *eigen[3];                  /* eigenvalue of mode m along d */
+  double scale;                      /* 1 / product of the transforms' normalisations */
+  cufftHandle x_forward, x_backward, z_plan, y_plan;
+};
+
+static double *device_doubles(size_t n)
+{
+  double *p;
+  CUDA_CHECK(cudaMalloc((void **)&p, (n > 0 ? n : 1) * sizeof *p));
+  return p;
+}
+
+static cufftDoubleComplex *device_complex(size_t n)
+{
+  cufftDoubleComplex *p;
+  CUDA_CHECK(cudaMalloc((void **)&p, (n > 0 ? n : 1) * sizeof *p));
+  return p;
+}
+
+static dim3 blocks_for(long n) { return dim3((unsigned)((n + 255) / 256)); }
+
+/* A[k][j][i] <-> the owned cells of a field (to_block = 1: field -> block). */
+__global__ void block_kernel(int n0, int n1, long cells, ptrdiff_t origin, ptrdiff_t s1,
+                             ptrdiff_t s2, double *field, double *block, double scale,
+                             int to_block)
+{
+  const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (q >= cells) return;
+  const int i = (int)(q % n0);
+  const long rest = q / n0;
+  const int j = (int)(rest % n1), k = (int)(rest / n1);
+  const ptrdiff_t p = origin + i + s1 * j + s2 * k;
+  if (to_block) block[q] = field[p];
+  else field[p] = scale * block[q];
+}
+
+/* C[k][j][m] <-> lines along z, L[(j mx + m) len + k]: len = n2, or 2 n2 at a wall
+ * (extended), where the forward transform mirrors the line into its second half (the even
+ * extension). */
+__global__ void z_lines_kernel(int mx, int n1, int n2, cufftDoubleComplex *c,
+                               cufftDoubleComplex *lines, int extended, int mirror,
+                               int to_lines)
+{
+  const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (q >= (long)mx * n1 * n2) return;
+  const int m = (int)(q % mx);
+  const long rest = q / mx;
+  const int j = (int)(rest % n1), k = (int)(rest / n1);
+  const long line = (long)j * mx + m, len = extended ? 2L * n2 : n2;
+  cufftDoubleComplex *at = &lines[line * len + k];
+  if (to_lines) {
+    *at = c[q];
+    if (mirror) lines[line * len + 2 * n2 - 1 - k] = c[q];
+  } else {
+    c[q] = *at;
+  }
+}
+
+/* At a z wall, after the forward FFT of the extension: X_k = exp(-i pi k/2N) F_k (REDFT10);
+ * before the inverse: G_k = w_k X_k exp(i pi k/2N), G_{2N-k} = X_k exp(-i pi k/2N),
+ * G_N = 0 (w_0 = 1/2 folds the two k = 0 terms), so that the inverse FFT gives REDFT01. */
+__global__ void dct_twiddle_kernel(long nlines, int n2, cufftDoubleComplex *lines, int forward)
+{
+  const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (q >= nlines * n2) return;
+  const long line = q / n2;
+  const int k = (int)(q % n2);
+  cufftDoubleComplex *l = lines + line * 2 * n2;
+  const double angle = M_PI * k / (2.0 * n2);
+  const double c = cos(angle), s = sin(angle);
+  const cufftDoubleComplex x = l[k];
+  if (forward) {
+    l[k].x = c * x.x + s * x.y;           /* x exp(-i angle) */
+    l[k].y = c * x.y - s * x.x;
+  } else {
+    const double w = k == 0 ? 0.5 : 1.0;
+    l[k].x = w * (c * x.x - s * x.y);     /* w x exp(+i angle) */
+    l[k].y = w * (c * x.y + s * x.x);
+    if (k > 0) {
+      l[2 * n2 - k].x = c * x.x + s * x.y;
+      l[2 * n2 - k].y = c * x.y - s * x.x;
+    } else {
+      l[n2].x = 0.0;
+      l[n2].y = 0.0;
+    }
+  }
+}
+
+/* Periodic y: C[k][j][m] <-> Y[(k mx + m) n1 + j]; on the way back, divided by the sum of
+ * the three eigenvalues (the zero mode set to 0, which is <x> = 0). */
+__global__ void y_lines_kernel(int mx, int n1, int n2, cufftDoubleComplex *c,
+                               cufftDoubleComplex *lines, int to_lines)
+{
+  const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (q >= (long)mx * n1 * n2) return;
+  const int m = (int)(q % mx);
+  const long rest = q / mx;
+  const int j = (int)(rest % n1), k = (int)(rest / n1);
+  cufftDoubleComplex *at = &lines[((long)k * mx + m) * n1 + j];
+  if (to_lines) *at = c[q];
+  else c[q] = *at;
+}
+
+__global__ void divide_kernel(int mx, int n1, int n2, cufftDoubleComplex *lines,
+                              const double *ex, const double *ey, const double *ez, double scale)
+{
+  const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (q >= (long)mx * n1 * n2) return;
+  const int j = (int)(q % n1);
+  const long line = q / n1;
+  const int m = (int)(line % mx), k = (int)(line / mx);
+  if (m == 0 && k == 0 && j == 0) {
+    lines[q].x = 0.0;
+    lines[q].y = 0.0;
+    return;
+  }
+  const double factor = scale / (ex[m] + ez[k] + ey[j]);
+  lines[q].x *= factor;
+  lines[q].y *= factor;
+}
+
+/* Wall in y: the Neumann system of each line (m, k) of C, as verify/poisson_fft.c solves it
+ * (thomas_neumann, solve_tridiagonal_y), on the real and imaginary parts alike. */
+__global__ void tridiagonal_kernel(int mx, int n1, int n2, cufftDoubleComplex *c,
+                                   const double *ex, const double *ez, double hh,
+                                   double r_scale, double *sweep)
+{
+  const long line = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (line >= (long)mx * n2) return;
+  const int m = (int)(line % mx), k = (int)(line / mx);
+  const long stride = mx, first = (long)k * n1 * mx + m;
+  double *cc = sweep + line * n1;
+  const int pinned = m == 0 && k == 0;
+  const double diag = -2.0 + hh * (ex[m] + ez[k]);
+  for (int part = 0; part < 2; part++) {
+    double *r0 = part ? &c[first].y : &c[first].x;
+#define R(j) (*(r0 + 2 * stride * (long)(j)))
+    double mean = 0.0;
+    if (pinned) {
+      for (int j = 0; j < n1; j++) mean += R(j);
+      mean /= n1;
+    }
+    for (int j = 0; j < n1; j++) R(j) = (R(j) - mean) * r_scale;
+    const double b0 = pinned ? 1.0 : diag + 1.0 + (n1 == 1);
+    if (pinned) R(0) = 0.0;
+    cc[0] = (pinned ? 0.0 : 1.0) / b0;
+    R(0) /= b0;
+    for (int j = 1; j < n1; j++) {
+      const double inv = 1.0 / (diag + (j == n1 - 1) - cc[j - 1]);
+      cc[j] = inv;
+      R(j) = (R(j) - R(j - 1)) * inv;
+    }
+    for (int j = n1 - 2; j >= 0; j--) R(j) -= cc[j] * R(j + 1);
+    if (pinned) {
+      double x_mean = 0.0;
+      for (int j = 0; j < n1; j++) x_mean += R(j);
+      x_mean /= n1;
+      for (int j = 0; j < n1; j++) R(j) -= x_mean;
+    }
+#undef R
+  }
+}
+
+static void launched(const char *name) { cuda_launched(name); }
+
+efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const int periodic[3])
+{
+  efsi_poisson_cuda *ps = (efsi_poisson_cuda *)calloc(1, sizeof *ps);
+  if (!ps) efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): out of memory");
+  ps->g = *g;
+  for (int d = 0; d < 3; d++) {
+    ps->n[d] = g->n[d];
+    ps->periodic[d] = d == 0 || periodic[d];
+    if (g->n[d] != g->global_n[d])
+      efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): one rank must own the whole grid");
+  }
+  const int n0 = ps->n[0], n1 = ps->n[1], n2 = ps->n[2];
+  ps->mx = n0 / 2 + 1;
+  const long modes = (long)ps->mx * n1 * n2;
+  ps->block = device_doubles((size_t)n0 * n1 * n2);
+  ps->spectrum = device_complex((size_t)modes);
+  ps->lines = device_complex((size_t)modes * 2);
+  ps->scale = 1.0;
+  for (int d = 0; d < 3; d++) {
+    const int n = ps->n[d], period = ps->periodic[d] ? n : 2 * n;
+    double *host = (double *)malloc((size_t)n * sizeof *host);
+    for (int m = 0; m < n; m++) {
+      const double s = sin(M_PI * m / period);
+      host[m] = -4.0 * g->inv_h[d] * g->inv_h[d] * s * s;
+    }
+    ps->eigen[d] = device_doubles((size_t)n);
+    CUDA_CHECK(cudaMemcpy(ps->eigen[d], host, (size_t)n * sizeof *host, cudaMemcpyHostToDevice));
+    free(host);
+    if (d != 1 || ps->periodic[1]) ps->scale /= period;
+  }
+  if (!ps->periodic[1]) ps->sweep = device_doubles((size_t)ps->mx * n2 * n1);
+  cudaStream_t stream = cuda_compute_stream();
+  CUFFT_CHECK(cufftPlanMany(&ps->x_forward, 1, &ps->n[0], NULL, 1, n0, NULL, 1, ps->mx,
+                            CUFFT_D2Z, n1 * n2));
+  CUFFT_CHECK(cufftPlanMany(&ps->x_backward, 1, &ps->n[0], NULL, 1, ps->mx, NULL, 1, n0,
+                            CUFFT_Z2D, n1 * n2));
+  int zlen = ps->periodic[2] ? n2 : 2 * n2;
+  CUFFT_CHECK(cufftPlanMany(&ps->z_plan, 1, &zlen, NULL, 1, zlen, NULL, 1, zlen, CUFFT_Z2Z,
+                            ps->mx * n1));
+  if (ps->periodic[1])
+    CUFFT_CHECK(cufftPlanMany(&ps->y_plan, 1, &ps->n[1], NULL, 1, n1, NULL, 1, n1, CUFFT_Z2Z,
+                              ps->mx * n2));
+  CUFFT_CHECK(cufftSetStream(ps->x_forward, stream));
+  CUFFT_CHECK(cufftSetStream(ps->x_backward, stream));
+  CUFFT_CHECK(cufftSetStream(ps->z_plan, stream));
+  if (ps->periodic[1]) CUFFT_CHECK(cufftSetStream(ps->y_plan, stream));
+  return ps;
+}
+
+void poisson_cuda_free(efsi_poisson_cuda *ps)
+{
+  if (!ps) return;
+  cufftDestroy(ps->x_forward);
+  cufftDestroy(ps->x_backward);
+  cufftDestroy(ps->z_plan);
+  if (ps->periodic[1]) cufftDestroy(ps->y_plan);
+  cudaFree(ps->block);
+  cudaFree(ps->spectrum);
+  cudaFree(ps->lines);
+  cudaFree(ps->sweep);
+  for (int d = 0; d < 3; d++) cudaFree(ps->eigen[d]);
+  free(ps);
+}
+
+/* Along z, forward or backward: periodic, a complex FFT; at a wall, the DCT-II / DCT-III pair. */
+static void transform_z(efsi_poisson_cuda *ps, int forward)
+{
+  cudaStream_t stream = cuda_compute_stream();
+  const int mx = ps->mx, n1 = ps->n[1], n2 = ps->n[2], wall = !ps->periodic[2];
+  const long modes = (long)mx * n1 * n2;
+  z_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines,
+                                                         wall, wall && forward, 1);
+  launched("poisson: z lines");
+  if (wall && !forward) {
+    dct_twiddle_kernel<<<blocks_for(modes), 256, 0, stream>>>((long)mx * n1, n2, ps->lines, 0);
+    launched("poisson: DCT-III twiddle");
+  }
+  CUFFT_CHECK(cufftExecZ2Z(ps->z_plan, ps->lines, ps->lines,
+                           forward ? CUFFT_FORWARD : CUFFT_INVERSE));
+  if (wall && forward) {
+    dct_twiddle_kernel<<<blocks_for(modes), 256, 0, stream>>>((long)mx * n1, n2, ps->lines, 1);
+    launched("poisson: DCT-II twiddle");
+  }
+  z_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines,
+                                                         wall, 0, 0);
+  launched("poisson: z lines back");
+}
+
+void poisson_cuda_solve(efsi_poisson_cuda *ps, const double *rhs, double *x)
+{
+  cudaStream_t stream = cuda_compute_stream();
+  const efsi_grid *g = &ps->g;
+  const int n0 = ps->n[0], n1 = ps->n[1], n2 = ps->n[2], mx = ps->mx;
+  const long cells = (long)n0 * n1 * n2, modes = (long)mx * n1 * n2;
+  const ptrdiff_t origin = grid_index(g, 0, 0, 0);
+  block_kernel<<<blocks_for(cells), 256, 0, stream>>>(n0, n1, cells, origin, g->stride[1],
+                                                      g->stride[2], (double *)rhs, ps->block,
+                                                      1.0, 1);
+  launched("poisson: pack");
+  CUFFT_CHECK(cufftExecD2Z(ps->x_forward, ps->block, ps->spectrum));
+  transform_z(ps, 1);
+  if (ps->periodic[1]) {
+    y_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines, 1);
+    launched("poisson: y lines");
+    CUFFT_CHECK(cufftExecZ2Z(ps->y_plan, ps->lines, ps->lines, CUFFT_FORWARD));
+    divide_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->lines, ps->eigen[0],
+                                                         ps->eigen[1], ps->eigen[2], ps->scale);
+    launched("poisson: divide by the eigenvalues");
+    CUFFT_CHECK(cufftExecZ2Z(ps->y_plan, ps->lines, ps->lines, CUFFT_INVERSE));
+    y_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines, 0);
+    launched("poisson: y lines back");
+  } else {
+    const double hh = g->h[1] * g->h[1];
+    tridiagonal_kernel<<<blocks_for((long)mx * n2), 256, 0, stream>>>(
+        mx, n1, n2, ps->spectrum, ps->eigen[0], ps->eigen[2], hh, hh * ps->scale, ps->sweep);
+    launched("poisson: tridiagonal along y");
+  }
+  transform_z(ps, 0);
+  CUFFT_CHECK(cufftExecZ2D(ps->x_backward, ps->spectrum, ps->block));
+  block_kernel<<<blocks_for(cells), 256, 0, stream>>>(n0, n1, cells, origin, g->stride[1],
+                                                      g->stride[2], x, ps->block, 1.0, 0);
+  launched("poisson: unpack");
+}
