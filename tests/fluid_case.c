@@ -1,7 +1,9 @@
 /* Test support for whole-solver tests (see fluid_case.h). */
 #include "tests/fluid_case.h"
 
+#include <check.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,27 @@ void fluid_case_refresh(fluid_case *fc)
   if (fc->backend.gpu) state_transfer(&fc->device, &fc->state, &fc->backend, 1);
   solver_fill_halos(&fc->solver, stepped(fc));
   if (fc->backend.gpu) state_transfer(&fc->device, &fc->state, &fc->backend, 0);
+}
+
+void fluid_case_open_channel(fluid_case *fc, int ny, double height, double rho, double mu,
+                             const char *more, ...)
+{
+  char text[8192];
+  const double h = height / ny;
+  int at = snprintf(text, sizeof text,
+                    "[grid]\ncells = 4 %d 4\nlength = %.17g %.17g %.17g\n"
+                    "[boundary]\ny = wall\nz = periodic\n"
+                    "[fluid]\ndensity = %.17g\nviscosity = %.17g\n"
+                    "[time]\ndt = auto\nsteps = 1\n",
+                    ny, 4 * h, height, 4 * h, rho, mu);
+  va_list args;
+  va_start(args, more);
+  at += vsnprintf(text + at, sizeof text - (size_t)at, more, args);
+  va_end(args);
+  if (at >= (int)sizeof text) efsi_abort(EFSI_EXIT_INPUT, "test case: channel text too long");
+  fluid_case_open(fc, MPI_COMM_WORLD, text, NULL, 0, NULL);
+  /* dt = safety h^2/(6 nu): the forward Euler error O(dt) is O(h^2) like the space error */
+  ck_assert_int_eq(fc->ts.binding, LIMIT_VISCOUS);
 }
 
 void fluid_case_steps(fluid_case *fc, long n)

@@ -33,6 +33,14 @@ typedef struct {
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
                      const char *const *overrides, int n_overrides, const int *ranks);
 
+/* fluid_case_open on MPI_COMM_WORLD of a channel of 4 x ny x 4 cubic cells between walls at
+ * y = 0 and y = height, x and z periodic (a flow that depends on y only), of density rho and
+ * viscosity mu, dt = auto, 1 step; then the case-file text of the printf format more, which
+ * may give a section again ([boundary], [time]) to add keys to it.  Asserts that the viscous
+ * limit sets dt. */
+void fluid_case_open_channel(fluid_case *fc, int ny, double height, double rho, double mu,
+                             const char *more, ...);
+
 /* After the test has set fields of fc->state itself: fill its halos and wall layers (and
  * copy it to the GPU and back with EFSI_TEST_DEVICE=gpu). */
 void fluid_case_refresh(fluid_case *fc);

@@ -17,7 +17,7 @@ SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_b
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)
-EXTRA_DIST += $(SCRIPT_TESTS) tests/run-test tests/environment.sh
+EXTRA_DIST += $(SCRIPT_TESTS) tests/run-test tests/environment.sh tests/lib.sh
 
 # What every test program links: the shared support, libefsi, Check.
 check_LIBRARIES = tests/libtestsupport.a

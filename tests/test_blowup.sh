@@ -4,14 +4,9 @@
 # time.unsafe grows without bound; (2) a restart whose flow is faster than the case's
 # time step allows is stopped by the stable-range check at the first diagnostics step.
 set -u
-efsi=${top_builddir:-.}/efsi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 fail() { echo "FAIL: $*"; cat "$tmp/err"; exit 1; }
-cat > "$tmp/case.ini" <<'INI'
-[grid]
-cells = 8 8 8
-length = 1 1 1
+write_case "$tmp/case.ini" "8 8 8" "1 1 1" <<'INI'
 [boundary]
 y = periodic
 [init]

@@ -400,15 +400,10 @@ END_TEST
 static Suite *bodies_suite(void)
 {
   Suite *s = suite_create("bodies");
-  TCase *tc = tcase_create("bodies");
-  tcase_set_timeout(tc, 120);
-  tcase_add_test(tc, every_process_grid_sees_the_same_bodies);
-  tcase_add_test(tc, bodies_do_not_overlap);
-  tcase_add_test(tc, hematocrit_matches_the_request);
-  tcase_add_test(tc, body_volume_within_one_percent);
-  tcase_add_test(tc, impossible_requests_are_refused);
-  tcase_add_test(tc, seed_makes_it_reproducible);
-  suite_add_tcase(s, tc);
+  const TTest *tests[] = {every_process_grid_sees_the_same_bodies, bodies_do_not_overlap,
+                          hematocrit_matches_the_request, body_volume_within_one_percent,
+                          impossible_requests_are_refused, seed_makes_it_reproducible, NULL};
+  test_case_add(s, "bodies", 120, tests);
   return s;
 }
 

@@ -89,11 +89,7 @@ static void spoil_low_faces(const efsi_grid *g, double *const *fields, int width
 static void setup(efsi_decomp *d, efsi_grid *g, const int cells[3], const int ranks[3],
                   const int periodic[3])
 {
-  char err[256];
-  const int rc = decomp_create(d, MPI_COMM_WORLD, cells, ranks, periodic, err, sizeof err);
-  ck_assert_msg(mpi_all(rc == 0), "%s", err);
-  const double length[3] = {2.0, 1.5, 1.0};
-  decomp_grid(d, cells, length, g);
+  test_decomp(d, g, cells, ranks, periodic, (const double[3]){2.0, 1.5, 1.0});
 }
 
 START_TEST(reflections_on_every_grid)

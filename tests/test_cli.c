@@ -152,13 +152,9 @@ END_TEST
 static Suite *cli_suite(void)
 {
   Suite *s = suite_create("cli");
-  TCase *tc = tcase_create("command line");
-  tcase_add_test(tc, all_options);
-  tcase_add_test(tc, help_and_version_need_no_case);
-  tcase_add_loop_test(tc, bad_command_lines, 0,
-                      (int)(sizeof bad_lines / sizeof bad_lines[0]));
-  tcase_add_test(tc, whole_file_reading);
-  suite_add_tcase(s, tc);
+  const TTest *tests[] = {all_options, help_and_version_need_no_case, whole_file_reading, NULL};
+  TCase *tc = test_case_add(s, "command line", 0, tests);
+  tcase_add_loop_test(tc, bad_command_lines, 0, (int)(sizeof bad_lines / sizeof bad_lines[0]));
   return s;
 }
 

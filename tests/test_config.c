@@ -10,8 +10,11 @@
 #include "tests/test_support.h"
 
 #define FILE_NAME "cases/x.ini"
-/* lines 1-5; an appended line is line 6 */
-#define MINIMAL "[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n"
+/* A case of five lines with the values of grid.cells (line 2), grid.length (line 3) and
+ * time.steps (line 5); an appended line is line 6. */
+#define CASE_TEXT(cells, length, steps) \
+  "[grid]\ncells = " cells "\nlength = " length "\n[time]\nsteps = " steps "\n"
+#define MINIMAL CASE_TEXT("8 8 8", "1 1 1", "10")
 
 #define STARTS(text, prefix) (strncmp(text, prefix, strlen(prefix)) == 0)
 
@@ -141,15 +144,13 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[fluid]\nviscosity = 0\n", NULL, FILE_NAME ":7: ", "fluid.viscosity: "},
   {MINIMAL "[fluid]\ndensity = -1\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
   {MINIMAL "[fluid]\ndensity = 1 2\n", NULL, FILE_NAME ":7: ", "fluid.density: "},
-  {"[grid]\ncells = 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+  {CASE_TEXT("8 8", "1 1 1", "10"), NULL, FILE_NAME ":2: ",
    "grid.cells: expected three positive integers, got \"8 8\""},
-  {"[grid]\ncells = 8 8 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
-   "grid.cells: "},
-  {"[grid]\ncells = 64 -3 64\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+  {CASE_TEXT("8 8 8 8", "1 1 1", "10"), NULL, FILE_NAME ":2: ", "grid.cells: "},
+  {CASE_TEXT("64 -3 64", "1 1 1", "10"), NULL, FILE_NAME ":2: ",
    "grid.cells: expected three positive integers, got \"64 -3 64\""},
-  {"[grid]\ncells = 8.0 8 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
-   "grid.cells: "},
-  {"[grid]\ncells = 8 8 8\nlength = 1 0 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":3: ",
+  {CASE_TEXT("8.0 8 8", "1 1 1", "10"), NULL, FILE_NAME ":2: ", "grid.cells: "},
+  {CASE_TEXT("8 8 8", "1 0 1", "10"), NULL, FILE_NAME ":3: ",
    "grid.length: expected three positive numbers"},
   {"[grid]\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ": ",
    "grid.cells: required key is missing"},
@@ -184,7 +185,7 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[fluid\ndensity = 2\n", NULL, FILE_NAME ":6: ", "syntax error"},
   {"name = x\n" MINIMAL, NULL, FILE_NAME ":1: ", "name: key outside any [section]"},
   {MINIMAL "[time]\nend_time = 0\n", NULL, FILE_NAME ":7: ", "time.end_time: "},
-  {"[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nsteps = -1\n", NULL, FILE_NAME ":5: ",
+  {CASE_TEXT("8 8 8", "1 1 1", "-1"), NULL, FILE_NAME ":5: ",
    "time.steps: expected an integer >= 0"},
   {MINIMAL "[time]\nunsafe = maybe\n", NULL, FILE_NAME ":7: ", "time.unsafe: "},
   {MINIMAL "[init]\nseed = -1\n", NULL, FILE_NAME ":7: ", "init.seed: "},
@@ -197,7 +198,7 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[case]\nname = a/b\n", NULL, FILE_NAME ":7: ", "case.name: "},
   {MINIMAL "[drive]\nmode = flowrate\n", NULL, FILE_NAME ": ", "drive.bulk_velocity: required"},
   {MINIMAL "[drive]\nbulk_velocity = 1\n", NULL, FILE_NAME ":7: ", "drive.bulk_velocity: "},
-  {"[grid]\ncells = 8 1 8\nlength = 1 1 1\n[time]\nsteps = 10\n", NULL, FILE_NAME ":2: ",
+  {CASE_TEXT("8 1 8", "1 1 1", "10"), NULL, FILE_NAME ":2: ",
    "grid.cells: y needs at least 3 cells"},
   {MINIMAL, "grid.cells=8 1 8", "--set grid.cells=8 1 8: ", "grid.cells: y needs at least 3"},
 };
@@ -261,15 +262,10 @@ END_TEST
 static Suite *config_suite(void)
 {
   Suite *s = suite_create("config");
-  TCase *tc = tcase_create("case file");
-  tcase_add_test(tc, documented_defaults);
-  tcase_add_test(tc, full_case);
-  tcase_add_test(tc, overrides_replace_values);
-  tcase_add_loop_test(tc, bad_input_is_refused, 0,
-                      (int)(sizeof bad_cases / sizeof bad_cases[0]));
-  tcase_add_test(tc, overlong_line_is_refused);
-  tcase_add_test(tc, ranks_against_grid_and_rank_count);
-  suite_add_tcase(s, tc);
+  const TTest *tests[] = {documented_defaults, full_case, overrides_replace_values,
+                          overlong_line_is_refused, ranks_against_grid_and_rank_count, NULL};
+  TCase *tc = test_case_add(s, "case file", 0, tests);
+  tcase_add_loop_test(tc, bad_input_is_refused, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
   return s;
 }
 

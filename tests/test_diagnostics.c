@@ -316,22 +316,14 @@ END_TEST
 static Suite *diagnostics_suite(void)
 {
   Suite *s = suite_create("diagnostics");
-  TCase *csv = tcase_create("diagnostics.csv");
-  tcase_add_checked_fixture(csv, fluid_only, NULL);
-  tcase_add_test(csv, header_columns_are_exact);
-  tcase_add_test(csv, rows_round_trip_bitwise);
-  tcase_add_test(csv, restart_keeps_rows_up_to_its_step);
-  tcase_add_test(csv, restart_drops_a_row_cut_short);
-  tcase_add_test(csv, restart_without_file_starts_one);
-  tcase_add_test(csv, foreign_header_is_refused);
-  tcase_add_test(csv, material_columns_follow);
-  suite_add_tcase(s, csv);
-  TCase *dir = tcase_create("output directory");
-  tcase_add_test(dir, prepare_creates_parents);
-  tcase_add_test(dir, prepare_refuses_previous_output);
-  tcase_add_test(dir, prepare_refuses_a_file);
-  tcase_add_test(dir, path_has_eight_digits);
-  suite_add_tcase(s, dir);
+  const TTest *csv[] = {header_columns_are_exact, rows_round_trip_bitwise,
+                        restart_keeps_rows_up_to_its_step, restart_drops_a_row_cut_short,
+                        restart_without_file_starts_one, foreign_header_is_refused,
+                        material_columns_follow, NULL};
+  tcase_add_checked_fixture(test_case_add(s, "diagnostics.csv", 0, csv), fluid_only, NULL);
+  const TTest *dir[] = {prepare_creates_parents, prepare_refuses_previous_output,
+                        prepare_refuses_a_file, path_has_eight_digits, NULL};
+  test_case_add(s, "output directory", 0, dir);
   return s;
 }
 

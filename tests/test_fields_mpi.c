@@ -217,17 +217,28 @@ static void check_file(const char *path, const efsi_state *s, const int periodic
   EXPECT(nc_close(ncid) == NC_NOERR);
 }
 
-/* Write and check one file on the process grid ranks with y and z boundaries as given. */
-static void round_trip(const int ranks[3], int y_periodic, int z_periodic, int nmat)
+/* The round trips: the process grid (z slabs 1 x 1 x size, or chosen by efsi), whether y and
+ * z are periodic (else walls), how many materials. */
+static const struct {
+  const char *name;
+  int z_slabs, y_periodic, z_periodic, nmat;
+} trips[] = {
+  {"chosen grid, wall y", 0, 0, 1, 2},
+  {"chosen grid, wall z", 0, 1, 0, 1},
+  {"z slabs, walls, no materials", 1, 0, 0, 0},
+  {"z slabs, periodic", 1, 1, 1, 2},
+};
+
+/* Write and check one file of round trip _i. */
+START_TEST(round_trip)
 {
-  const int periodic[3] = {1, y_periodic, z_periodic};
+  const int z_slabs[3] = {1, 1, mpi_check_world_size()}, chosen[3] = {0, 0, 0};
+  const int *ranks = trips[_i].z_slabs ? z_slabs : chosen;
+  const int periodic[3] = {1, trips[_i].y_periodic, trips[_i].z_periodic}, nmat = trips[_i].nmat;
   efsi_decomp d;
   efsi_grid g;
   efsi_state s;
-  char err[256] = "";
-  ck_assert_msg(decomp_create(&d, MPI_COMM_WORLD, cells, ranks, periodic, err, sizeof err) == 0,
-                "%s", err);
-  decomp_grid(&d, cells, length, &g);
+  test_decomp(&d, &g, cells, ranks, periodic, length);
   ck_assert_int_eq(state_alloc(&s, &g, nmat, materials), 0);
   fill_state(&s, periodic);
   s.step = 1234567890123L;
@@ -247,40 +258,9 @@ static void round_trip(const int ranks[3], int y_periodic, int z_periodic, int n
     if (access(temp, F_OK) == 0) note("%s remains", temp);
     if (remove(path) != 0 || rmdir(dir) != 0) note("cannot remove %s", path);
   }
-  ck_assert_msg(mpi_all(failure[0] == '\0'), "%s", failure);
+  ck_assert_msg(mpi_all(failure[0] == '\0'), "%s: %s", trips[_i].name, failure);
   state_free(&s);
   decomp_free(&d);
-}
-
-START_TEST(chosen_grid_wall_y)
-{
-  const int ranks[3] = {0, 0, 0};
-  round_trip(ranks, 0, 1, 2);
-}
-END_TEST
-
-START_TEST(chosen_grid_wall_z)
-{
-  const int ranks[3] = {0, 0, 0};
-  round_trip(ranks, 1, 0, 1);
-}
-END_TEST
-
-START_TEST(z_slabs_walls_no_materials)
-{
-  int size;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int ranks[3] = {1, 1, size};
-  round_trip(ranks, 0, 0, 0);
-}
-END_TEST
-
-START_TEST(z_slabs_periodic)
-{
-  int size;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int ranks[3] = {1, 1, size};
-  round_trip(ranks, 1, 1, 2);
 }
 END_TEST
 
@@ -288,10 +268,7 @@ static Suite *fields_suite(void)
 {
   Suite *s = suite_create("fields");
   TCase *tc = tcase_create("round trip");
-  tcase_add_test(tc, chosen_grid_wall_y);
-  tcase_add_test(tc, chosen_grid_wall_z);
-  tcase_add_test(tc, z_slabs_walls_no_materials);
-  tcase_add_test(tc, z_slabs_periodic);
+  tcase_add_loop_test(tc, round_trip, 0, (int)(sizeof trips / sizeof trips[0]));
   suite_add_tcase(s, tc);
   return s;
 }

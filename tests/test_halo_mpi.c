@@ -70,12 +70,8 @@ static long count_wrong(const efsi_grid *g, double *const *fields, const int per
 static long run_case(const int cells[3], const int ranks[3], const int periodic[3])
 {
   efsi_decomp d;
-  char err[256];
-  const int rc = decomp_create(&d, MPI_COMM_WORLD, cells, ranks, periodic, err, sizeof err);
-  ck_assert_msg(mpi_all(rc == 0), "%s", err);
   efsi_grid g;
-  const double length[3] = {1, 1, 1};
-  decomp_grid(&d, cells, length, &g);
+  test_decomp(&d, &g, cells, ranks, periodic, (const double[3]){1, 1, 1});
   double *fields[NFIELDS];
   for (int f = 0; f < NFIELDS; f++) fields[f] = field_alloc(&g);
   efsi_halo *h = halo_create(&g, &d, NFIELDS + 1, &efsi_cpu_layers);

@@ -57,13 +57,21 @@ mpirun = ${EFSI_MPIRUN:-mpirun} -np {ranks}
 EOF
 }
 
+run_study() {   # run_study FILE LOG WHAT: the study of FILE, its output in LOG, shown on failure
+  $study --efsi "$efsi" "$1" > "$2" 2>&1 || { cat "$2"; fail "$3"; }
+}
+
+each_run() {   # each_run LOG WORDS: LOG has a line "RUN  WORDS..." for every run
+  for run in plasma ht-0.00 ht-0.05; do
+    grep -q "^$run  *$2" "$1" || fail "no line '$run $2' in $(basename "$1")"
+  done
+}
+
 # the uninterrupted sweep
 write_study "$tmp/full.ini" "$tmp/full" 1
-$study --efsi "$efsi" "$tmp/full.ini" > "$tmp/full.log" 2>&1 || { cat "$tmp/full.log"; fail "study run"; }
+run_study "$tmp/full.ini" "$tmp/full.log" "study run"
 cat "$tmp/full.log"
-for run in plasma ht-0.00 ht-0.05; do
-  grep -q "^$run  *started" "$tmp/full.log" || fail "no 'started' line for $run"
-done
+each_run "$tmp/full.log" started
 
 # figures and tables, non-empty and linked from report.md
 for f in fig7_cells_3d.png fig8_platelet_radial_position.png fig9_platelet_rms_radial_velocity.png \
@@ -102,19 +110,17 @@ PY
 
 # stopped at t = 0.5, extended to 1, one run interrupted and continued
 write_study "$tmp/part.ini" "$tmp/part" 0.5
-$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "short sweep"; }
+run_study "$tmp/part.ini" "$tmp/part.log" "short sweep"
 write_study "$tmp/part.ini" "$tmp/part" 1
-$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "extension"; }
+run_study "$tmp/part.ini" "$tmp/part.log" "extension"
 cat "$tmp/part.log"
-for run in plasma ht-0.00 ht-0.05; do
-  grep -q "^$run  *continued from step 62 " "$tmp/part.log" || fail "$run not continued from step 62"
-done
+each_run "$tmp/part.log" "continued from step 62 "
 run=$tmp/part/ht-0.05
 last=$(ls "$run" | grep '^restart_.*\.nc$' | tail -1)
 [ "$last" = restart_00000123.nc ] || fail "last restart file is $last"
 rm "$run/performance.json" "$run/restart_00000123.nc" "$run/fields_00000123.nc"
 head -c 4096 "$run/restart_00000120.nc" > "$tmp/cut" && cp "$tmp/cut" "$run/restart_00000120.nc"
-$study --efsi "$efsi" "$tmp/part.ini" > "$tmp/part.log" 2>&1 || { cat "$tmp/part.log"; fail "continuation"; }
+run_study "$tmp/part.ini" "$tmp/part.log" "continuation"
 cat "$tmp/part.log"
 grep -q "restart_00000120.nc: unreadable, passed over" "$tmp/part.log" || fail "damaged file not passed over"
 grep -q "^ht-0.05  *continued from step 100 " "$tmp/part.log" || fail "ht-0.05 not continued from step 100"

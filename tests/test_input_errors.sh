@@ -2,9 +2,7 @@
 # Bad input: each class of mistake gives a one-line error naming the file, line and key,
 # exit status 2, and writes nothing into an existing output directory.
 set -u
-efsi=${top_builddir:-.}/efsi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 good='[grid]
 cells = 8 8 8
 length = 1 1 1
@@ -93,16 +91,17 @@ expect unknown_material "$solid
 file = v.nc
 variable = density
 modulus = 1" "voxels.variable"
-ncgen -o "$tmp/small.nc" - <<'CDL'
-netcdf small { dimensions: z = 4 ; y = 4 ; x = 4 ; variables: double phi(z, y, x) ; }
-CDL
+# voxels NAME N VARIABLE: $tmp/NAME.nc, a voxel file of the double VARIABLE(z, y, x) on N^3
+voxels() {
+  echo "netcdf $1 { dimensions: z = $2 ; y = $2 ; x = $2 ; variables: double $3(z, y, x) ; }" |
+    ncgen -o "$tmp/$1.nc" -
+}
+voxels small 4 phi
 expect voxels_wrong_size "$solid
 [voxels]
 file = $tmp/small.nc
 modulus = 1" "small.nc: variable phi is 4 x 4 x 4 (z, y, x), the case grid is 32 x 32 x 32"
-ncgen -o "$tmp/labels.nc" - <<'CDL'
-netcdf labels { dimensions: z = 32 ; y = 32 ; x = 32 ; variables: double label(z, y, x) ; }
-CDL
+voxels labels 32 label
 expect voxels_wrong_type "$solid
 [voxels]
 file = $tmp/labels.nc

@@ -81,22 +81,8 @@ static void check_method(int method)
     for (int f = 0; f < 4; f++)
       ck_assert(memcmp(reference[f], again[f], global_cells() * sizeof(double)) == 0);
   }
-  /* the process grids 8x1x1, 2x2x2 and 1x2x4 for 8 ranks, all factorizations otherwise */
-  static const int grids8[3][3] = {{8, 1, 1}, {2, 2, 2}, {1, 2, 4}};
-  int grids[16][3], n = 0;
-  if (size == 8) {
-    for (int g = 0; g < 3; g++) memcpy(grids[n++], grids8[g], sizeof grids8[g]);
-  } else {
-    for (int px = 1; px <= size; px++)
-      for (int py = 1; py <= size / px; py++)
-        if (size % (px * py) == 0) {
-          const int pz = size / (px * py);
-          if (24 / px >= 3 && 16 / py >= 3 && 16 / pz >= 3) {
-            grids[n][0] = px; grids[n][1] = py; grids[n][2] = pz;
-            n++;
-          }
-        }
-  }
+  int grids[16][3];
+  const int n = mpi_check_invariance_grids(size, (const int[3]){24, 16, 16}, grids, 16);
   for (int g = 0; g < n; g++) {
     run_case(MPI_COMM_WORLD, grids[g], method, parallel, &reductions);
     ck_assert(mpi_all(reductions == STEPS));

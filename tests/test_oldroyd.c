@@ -44,9 +44,14 @@ static void fields_free(fields *fs)
   }
 }
 
-/* v_a = c_a + A_ab x_b at every face point, halos included. */
-static void linear_velocity(fields *fs, const double A[3][3])
+static const double identity[3][3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}};
+
+/* fs on n cells over length: v_a = c_a + A_ab x_b at every face point and the constant B at
+ * every cell, halos included. */
+static const efsi_grid *linear_fields(fields *fs, const int n[3], const double length[3],
+                                      const double A[3][3], const double B[3][3])
 {
+  fields_alloc(fs, n, length);
   const efsi_grid *g = &fs->g;
   FOR_ALL(g, i, j, k) {
     for (int a = 0; a < 3; a++) {
@@ -56,6 +61,9 @@ static void linear_velocity(fields *fs, const double A[3][3])
                                            + A[a][2] * x[2];
     }
   }
+  for (int c = 0; c < 6; c++)
+    for (size_t m = 0; m < g->size; m++) fs->b[c][m] = B[pair[c][0]][pair[c][1]];
+  return g;
 }
 
 /* (L.B + B.L^T)_c for full 3x3 L and B. */
@@ -77,14 +85,9 @@ START_TEST(exact_for_linear_velocity)
   const double B[3][3] = {{1.3, 0.2, -0.1}, {0.2, 0.9, 0.15}, {-0.1, 0.15, 1.1}};
   const double offset = 0.375, sentinel = -7.5;
   fields fs;
-  fields_alloc(&fs, n, length);
-  const efsi_grid *g = &fs.g;
-  linear_velocity(&fs, A);
+  const efsi_grid *g = linear_fields(&fs, n, length, A, B);
   for (int c = 0; c < 6; c++)
-    for (size_t m = 0; m < g->size; m++) {
-      fs.b[c][m] = B[pair[c][0]][pair[c][1]];
-      fs.out[c][m] = sentinel;
-    }
+    for (size_t m = 0; m < g->size; m++) fs.out[c][m] = sentinel;
   FOR_OWNED(g, i, j, k)
     for (int c = 0; c < 6; c++) fs.out[c][grid_index(g, i, j, k)] = offset;
   oldroyd_rate_add(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.b, fs.out);
@@ -113,11 +116,7 @@ START_TEST(rigid_rotation_of_identity_is_zero)
   const double length[3] = {2.0, 1.0, 0.5};
   const double A[3][3] = {{0.0, -1.5, 0.25}, {1.5, 0.0, -2.0}, {-0.25, 2.0, 0.0}};
   fields fs;
-  fields_alloc(&fs, n, length);
-  const efsi_grid *g = &fs.g;
-  linear_velocity(&fs, A);
-  for (int c = 0; c < 3; c++)
-    for (size_t m = 0; m < g->size; m++) fs.b[c][m] = 1.0;
+  const efsi_grid *g = linear_fields(&fs, n, length, A, identity);
   oldroyd_rate_add(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.b, fs.out);
   FOR_OWNED(g, i, j, k)
     for (int c = 0; c < 6; c++) ck_assert(fs.out[c][grid_index(g, i, j, k)] == 0.0);
@@ -204,11 +203,7 @@ static double simple_shear_error(double shear, double t, int steps)
   const double A[3][3] = {{0.0, shear, 0.0}, {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}};
   const double dt = t / steps;
   fields fs;
-  fields_alloc(&fs, n, length);
-  const efsi_grid *g = &fs.g;
-  linear_velocity(&fs, A);
-  for (int c = 0; c < 3; c++)
-    for (size_t m = 0; m < g->size; m++) fs.b[c][m] = 1.0;
+  const efsi_grid *g = linear_fields(&fs, n, length, A, identity);
   for (int s = 0; s < steps; s++) {
     for (int c = 0; c < 6; c++)
       for (size_t m = 0; m < g->size; m++) fs.out[c][m] = 0.0;

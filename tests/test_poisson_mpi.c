@@ -93,11 +93,8 @@ static void solve_on(const int p[3], const int periodic[3], const double *exact,
                      double *global, double *error, double *mean, int *repeatable)
 {
   efsi_decomp d;
-  char err[256];
-  ck_assert_msg(mpi_all(decomp_create(&d, MPI_COMM_WORLD, cells, p, periodic, err,
-                                      sizeof err) == 0), "decomp_create: %s", err);
   efsi_grid g;
-  decomp_grid(&d, cells, length, &g);
+  test_decomp(&d, &g, cells, p, periodic, length);
   double *rhs = field_alloc(&g), *x = field_alloc(&g), *again = field_alloc(&g);
   for (size_t n = 0; n < g.size; n++) x[n] = again[n] = -1.0;
   for (int k = 0; k < g.n[2]; k++)

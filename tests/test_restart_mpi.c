@@ -93,11 +93,8 @@ typedef struct {
 static void make_state(distributed_state *x, const int grid_cells[3], const double len[3],
                        const int per[3], const int ranks[3], int nmat)
 {
-  char err[256] = "";
-  ck_assert_msg(decomp_create(&x->d, MPI_COMM_WORLD, grid_cells, ranks, per, err, sizeof err)
-                == 0, "%s", err);
   efsi_grid g;
-  decomp_grid(&x->d, grid_cells, len, &g);
+  test_decomp(&x->d, &g, grid_cells, ranks, per, len);
   ck_assert_int_eq(state_alloc(&x->s, &g, nmat, materials), 0);
 }
 
@@ -307,13 +304,10 @@ END_TEST
 static Suite *restart_suite(void)
 {
   Suite *s = suite_create("restart");
-  TCase *tc = tcase_create("round trip");
-  tcase_add_unchecked_fixture(tc, write_sample, remove_sample);
-  tcase_add_test(tc, read_on_other_process_grids_bitwise);
-  tcase_add_test(tc, only_the_final_file_remains);
-  tcase_add_test(tc, mismatched_case_is_refused);
-  tcase_add_test(tc, damaged_or_foreign_file_is_refused);
-  suite_add_tcase(s, tc);
+  const TTest *tests[] = {read_on_other_process_grids_bitwise, only_the_final_file_remains,
+                          mismatched_case_is_refused, damaged_or_foreign_file_is_refused, NULL};
+  tcase_add_unchecked_fixture(test_case_add(s, "round trip", 0, tests), write_sample,
+                              remove_sample);
   return s;
 }
 

@@ -4,13 +4,8 @@
 # where the uninterrupted run ends (restart file with phi, B and the tracer, fields file,
 # diagnostics and bodies rows); the same run twice gives the same files.
 set -eu
-efsi=${top_builddir:-.}/efsi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/case.ini" <<'INI'
-[grid]
-cells = 12 12 12
-length = 3 3 3
+. "$(dirname "$0")/lib.sh"
+write_case "$tmp/case.ini" "12 12 12" "3 3 3" <<'INI'
 [boundary]
 y = wall
 y_hi_u = 0.05

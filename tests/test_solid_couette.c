@@ -25,7 +25,7 @@
 
 static const double H = 1.0, HS = 0.5, RHO = 1.0, MU = 1.0, G = 50.0, U = 1.0;
 static const double OMEGA = 8.0 * M_PI;   /* period H^2/(4 nu); G/(w mu) = 2 */
-#define NXZ 4                             /* x and z periodic, 4 cells each */
+#define NXZ 4                             /* x and z: the 4 cells of fluid_case_open_channel */
 
 /* Coefficients of the periodic state: F = A sinh(ks y) in the solid,
  * F = C sinh(kf (y - Hs)) + D cosh(kf (y - Hs)) in the fluid. */
@@ -108,36 +108,17 @@ static void write_layer_voxels(const char *path, int ny)
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* The channel 4 x ny x 4, x and z periodic, the layer from the voxel file at path. */
+/* The channel (NXZ x ny x NXZ), the upper wall at U sin(w t), the layer from the voxel file
+ * at path. */
 static void open_layer(fluid_case *fc, int ny, const char *path)
 {
-  char text[8192];
-  const double h = H / ny;
-  snprintf(text, sizeof text,
-           "[grid]\ncells = %d %d %d\nlength = %.17g %.17g %.17g\n"
-           "[boundary]\ny = wall\nz = periodic\ny_lo_u = 0\ny_hi_u = %.17g\nwall_omega = %.17g\n"
-           "[fluid]\ndensity = %.17g\nviscosity = %.17g\n"
-           "[voxels]\nfile = %s\nvariable = phi\nmodulus = %.17g\n"
-           "[time]\ndt = auto\nsafety = 0.9\nsteps = 1\n",
-           NXZ, ny, NXZ, NXZ * h, H, NXZ * h, U, OMEGA, RHO, MU, path, G);
-  fluid_case_open(fc, MPI_COMM_WORLD, text, NULL, 0, NULL);
+  fluid_case_open_channel(fc, ny, H, RHO, MU,
+                          "[boundary]\ny_lo_u = 0\ny_hi_u = %.17g\nwall_omega = %.17g\n"
+                          "[voxels]\nfile = %s\nvariable = phi\nmodulus = %.17g\n"
+                          "[time]\nsafety = 0.9\n",
+                          U, OMEGA, path, G);
   ck_assert_int_eq(fc->state.nmat, 1);
   ck_assert_str_eq(fc->state.material[0], "voxels");
-  /* dt = safety h^2/(6 nu): the forward-Euler error O(dt) is O(h^2) */
-  ck_assert_int_eq(fc->ts.binding, LIMIT_VISCOUS);
-}
-
-/* Solid volume sum phi hx hy hz over all cells. */
-static double layer_volume(const fluid_case *fc)
-{
-  const efsi_grid *g = &fc->grid;
-  double v = 0.0;
-  for (int k = 0; k < g->n[2]; k++)
-    for (int j = 0; j < g->n[1]; j++)
-      for (int i = 0; i < g->n[0]; i++) v += fc->state.phi[0][grid_index(g, i, j, k)];
-  v *= g->h[0] * g->h[1] * g->h[2];
-  global_sum(&fc->decomp, &v, 1);
-  return v;
 }
 
 /* Errors at the state's time: err[0] = max |u - u_exact| over the u points; over the solid
@@ -218,7 +199,7 @@ static couette_result run_layer(int ny, const layer_solution *sol, int from_rest
     unlink(path);
     rmdir(dir);
   }
-  const double v0 = layer_volume(&fc), strain = strain_amplitude(sol);
+  const double v0 = fluid_case_volume(&fc, 0), strain = strain_amplitude(sol);
   ck_assert_double_eq_tol(v0, HS * fc.grid.length[0] * fc.grid.length[2], 1e-14);
   if (!from_rest) set_periodic_state(&fc, sol);
   const double period = 2.0 * M_PI / OMEGA;
@@ -232,7 +213,7 @@ static couette_result run_layer(int ny, const layer_solution *sol, int from_rest
     det[0] = -det[0];
     global_max(&fc.decomp, det, 2);
     const double dev = fmax(fabs(-det[0] - 1.0), fabs(det[1] - 1.0));
-    const double drift = fabs(layer_volume(&fc) - v0) / v0;
+    const double drift = fabs(fluid_case_volume(&fc, 0) - v0) / v0;
     r.u_err = fmax(r.u_err, e[0] / U);
     for (int m = 0; m < 3; m++) r.b_err[m] = fmax(r.b_err[m], e[m + 1] / strain);
     r.volume_drift = fmax(r.volume_drift, drift);

@@ -16,19 +16,6 @@
 #include "stencils/solid_stress.h"
 #include "stencils/reductions.h"
 
-/* Sum of phi_0 hx hy hz over all cells. */
-static double solid_volume(const fluid_case *fc)
-{
-  const efsi_grid *g = &fc->grid;
-  double v = 0.0;
-  for (int k = 0; k < g->n[2]; k++)
-    for (int j = 0; j < g->n[1]; j++)
-      for (int i = 0; i < g->n[0]; i++) v += fc->state.phi[0][grid_index(g, i, j, k)];
-  v *= g->h[0] * g->h[1] * g->h[2];
-  global_sum(&fc->decomp, &v, 1);
-  return v;
-}
-
 /* max over owned cells with phi_0 >= phi_min of max_c |B_c - I_c| */
 static double b_deviation(const fluid_case *fc, double phi_min)
 {
@@ -84,7 +71,7 @@ START_TEST(translated_sphere)
   double *phi0 = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
   double *phi1 = test_rank0() ? malloc(cells * sizeof(double)) : NULL;
   fluid_case_gather(&fc, fc.state.phi[0], phi0);
-  const double v0 = solid_volume(&fc);
+  const double v0 = fluid_case_volume(&fc, 0);
   long nt = 0;
   efsi_tracer *start = NULL;
   tracers_gather(fc.tracers, &nt, &start);
@@ -93,7 +80,7 @@ START_TEST(translated_sphere)
   const long steps = lround(NT / (UT * DT_T));
   fluid_case_steps(&fc, steps);
 
-  const double drift = fabs(solid_volume(&fc) - v0) / v0;
+  const double drift = fabs(fluid_case_volume(&fc, 0) - v0) / v0;
   const double b_dev = b_deviation(&fc, -INFINITY);   /* every cell, fluid included */
   double u_dev = 0.0;
   for (int c = 0; c < 3; c++)
@@ -178,7 +165,7 @@ START_TEST(spinning_sphere)
       for (int i = 0; i < g->n[0]; i++)
         fc.state.u[grid_index(g, i, j, k)] = S * ((g->offset[1] + j + 0.5) * g->h[1] - ny / 2.0);
   fluid_case_refresh(&fc);
-  const double v0 = solid_volume(&fc);
+  const double v0 = fluid_case_volume(&fc, 0);
 
   /* a quarter turn at Omega = S/2 */
   const double t_end = M_PI / S;
@@ -206,7 +193,7 @@ START_TEST(spinning_sphere)
       }
   global_sum(&fc.decomp, sum, 2);
   const double omega = sum[0] / sum[1];
-  const double drift = fabs(solid_volume(&fc) - v0) / v0;
+  const double drift = fabs(fluid_case_volume(&fc, 0) - v0) / v0;
   if (test_rank0())
     printf("rotation: %ld steps (dt %.4g, %s limit) to t S = %.4g: core rotation rate / (-S/2) "
            "= %.3f; max|B - I| = %.2e (phi >= 0.5), %.2e (phi >= 0.99); max|det B - 1| = %.2e "

@@ -188,24 +188,8 @@ START_TEST(bodies_are_invariant)
     ok = ok && b_dev > 1e-4;
   }
   ck_assert(mpi_all(ok));
-  /* the process grids 8x1x1, 2x2x2 and 1x2x4 for 8 ranks, every factorisation otherwise */
-  static const int grids8[3][3] = {{8, 1, 1}, {2, 2, 2}, {1, 2, 4}};
-  int grids[16][3], n = 0;
-  if (size == 8) {
-    for (int g = 0; g < 3; g++) memcpy(grids[n++], grids8[g], sizeof grids8[g]);
-  } else {
-    for (int px = 1; px <= size; px++)
-      for (int py = 1; py <= size / px; py++)
-        if (size % (px * py) == 0) {
-          const int pz = size / (px * py);
-          if (NX / px >= 3 && NY / py >= 3 && NZ / pz >= 3) {
-            grids[n][0] = px;
-            grids[n][1] = py;
-            grids[n][2] = pz;
-            n++;
-          }
-        }
-  }
+  int grids[16][3];
+  const int n = mpi_check_invariance_grids(size, (const int[3]){NX, NY, NZ}, grids, 16);
   for (int g = 0; g < n; g++) {
     /* the interior-first momentum runs where the blocks are more than 6 cells deep in y and z */
     const int interior = NY / grids[g][1] > 6 && NZ / grids[g][2] > 6;

@@ -29,7 +29,7 @@ typedef struct {
   double *phi[NMAT], *b[6], *s[6], *gphi, *vel[3];
 } fields;
 
-static void fields_alloc(fields *fs, const int n[3])
+static const efsi_grid *fields_alloc(fields *fs, const int n[3])
 {
   const int zero[3] = {0, 0, 0};
   const double length[3] = {1.0, 0.75, 0.5};
@@ -41,6 +41,7 @@ static void fields_alloc(fields *fs, const int n[3])
   }
   for (int d = 0; d < 3; d++) fs->vel[d] = field_alloc(&fs->g);
   fs->gphi = field_alloc(&fs->g);
+  return &fs->g;
 }
 
 static void fields_free(fields *fs)
@@ -61,13 +62,15 @@ static int in_box(int i, int j, int k, int lo, const int hi[3])
 
 static double uniform(void) { return rand() / (double)RAND_MAX; }
 
-/* phi_m and B from fill() inside -2..n (what solid_stress_add may read), NaN outside; the
- * stress 0 on -1..n and NaN outside; the scratch NaN everywhere. */
+/* fs on n cells, phi_m and B from fill() (after srand(seed)) inside -2..n (what
+ * solid_stress_add may read), NaN outside; the stress 0 on -1..n and NaN outside; the scratch
+ * NaN everywhere; then solid_stress_add. */
 typedef void (*filler)(int i, int j, int k, double phi[NMAT], double B[6]);
 
-static void fill_for_stress(fields *fs, filler fill)
+static const efsi_grid *stressed(fields *fs, const int n[3], unsigned seed, filler fill)
 {
-  const efsi_grid *g = &fs->g;
+  const efsi_grid *g = fields_alloc(fs, n);
+  srand(seed);
   FOR_ALL(g, i, j, k) {
     const ptrdiff_t at = grid_index(g, i, j, k);
     double phi[NMAT], B[6];
@@ -80,6 +83,8 @@ static void fill_for_stress(fields *fs, filler fill)
     }
     fs->gphi[at] = NAN;
   }
+  solid_stress_add(g, NMAT, modulus, fs->phi, fs->b, fs->s, fs->gphi);
+  return g;
 }
 
 static double gphi_of(const fields *fs, ptrdiff_t at)
@@ -101,12 +106,8 @@ static void fill_constant(int i, int j, int k, double phi[NMAT], double B[6])
 
 START_TEST(exact_for_constant_phi_and_b)
 {
-  const int n[3] = {6, 5, 4};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  fill_for_stress(&fs, fill_constant);
-  solid_stress_add(g, NMAT, modulus, fs.phi, fs.b, fs.s, fs.gphi);
+  const efsi_grid *g = stressed(&fs, (const int[3]){6, 5, 4}, 1, fill_constant);
   const double gp = modulus[0] * 0.3 + modulus[1] * 0.4;
   const double third = (constant_B[0] + constant_B[1] + constant_B[2]) / 3.0;
   FOR_ALL(g, i, j, k) {
@@ -136,13 +137,9 @@ static void fill_random(int i, int j, int k, double phi[NMAT], double B[6])
  * from the definition; the centres are G phi dev(B) and trace-free. */
 START_TEST(edges_are_four_cell_means)
 {
-  const int n[3] = {6, 5, 4};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  srand(11);
-  fill_for_stress(&fs, fill_random);
-  solid_stress_add(g, NMAT, modulus, fs.phi, fs.b, fs.s, fs.gphi);
+  const efsi_grid *g = stressed(&fs, (const int[3]){6, 5, 4}, 11, fill_random);
+  const int *n = g->n;
   const ptrdiff_t *st = g->stride;
   double edge_err = 0.0, centre_err = 0.0, trace = 0.0;
   for (int k = -1; k <= n[2]; k++)
@@ -180,16 +177,11 @@ static void fill_identity(int i, int j, int k, double phi[NMAT], double B[6])
 
 START_TEST(zero_for_identity)
 {
-  const int n[3] = {5, 4, 3};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  srand(5);
-  fill_for_stress(&fs, fill_identity);
-  solid_stress_add(g, NMAT, modulus, fs.phi, fs.b, fs.s, fs.gphi);
-  for (int k = -1; k <= n[2]; k++)
-    for (int j = -1; j <= n[1]; j++)
-      for (int i = -1; i <= n[0]; i++)
+  const efsi_grid *g = stressed(&fs, (const int[3]){5, 4, 3}, 5, fill_identity);
+  for (int k = -1; k <= g->n[2]; k++)
+    for (int j = -1; j <= g->n[1]; j++)
+      for (int i = -1; i <= g->n[0]; i++)
         for (int c = 0; c < 6; c++) ck_assert(fs.s[c][grid_index(g, i, j, k)] == 0.0);
   ck_assert(elastic_energy(g, NMAT, modulus, fs.phi, fs.b, test_plane_scratch(g)) == 0.0);
   fields_free(&fs);
@@ -202,8 +194,7 @@ START_TEST(energy_and_determinant)
 {
   const int n[3] = {4, 4, 4};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
+  const efsi_grid *g = fields_alloc(&fs, n);
   const double s = 0.7;
   for (size_t m = 0; m < g->size; m++) {
     fs.phi[0][m] = 0.25;
@@ -228,6 +219,7 @@ END_TEST
 
 /* ---- the fluid treatment ---- */
 
+/* phi_0 = phi0, phi_1 = phi1 everywhere, B and the velocity random */
 static void random_state(fields *fs, double phi0, double phi1)
 {
   const efsi_grid *g = &fs->g;
@@ -239,17 +231,23 @@ static void random_state(fields *fs, double phi0, double phi1)
   }
 }
 
+/* fs on 5 x 4 x 3 cells, then srand(seed) and random_state. */
+static const efsi_grid *random_fields(fields *fs, unsigned seed, double phi0, double phi1)
+{
+  const efsi_grid *g = fields_alloc(fs, (const int[3]){5, 4, 3});
+  srand(seed);
+  random_state(fs, phi0, phi1);
+  return g;
+}
+
+/* At rest, then moving with a new random B and velocity. */
 START_TEST(pure_fluid_gets_identity)
 {
-  const int n[3] = {5, 4, 3};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  srand(3);
+  const efsi_grid *g = random_fields(&fs, 3, 0.0, 0.0);
+  for (int d = 0; d < 3; d++) memset(fs.vel[d], 0, g->size * sizeof(double));
   for (int moving = 0; moving < 2; moving++) {
-    random_state(&fs, 0.0, 0.0);
-    if (!moving)
-      for (int d = 0; d < 3; d++) memset(fs.vel[d], 0, g->size * sizeof(double));
+    if (moving) random_state(&fs, 0.0, 0.0);
     solid_fluid_treatment(g, NMAT, fs.phi, 0.01, SOLID_INTERFACE_KAPPA, fs.vel[0], fs.vel[1],
                           fs.vel[2], fs.b);
     FOR_OWNED(g, i, j, k)
@@ -262,12 +260,8 @@ END_TEST
 
 START_TEST(pure_solid_untouched)
 {
-  const int n[3] = {5, 4, 3};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  srand(4);
-  random_state(&fs, 0.25, 0.75);
+  const efsi_grid *g = random_fields(&fs, 4, 0.25, 0.75);
   double *before[6];
   for (int c = 0; c < 6; c++) {
     before[c] = field_alloc(g);
@@ -283,37 +277,47 @@ START_TEST(pure_solid_untouched)
 }
 END_TEST
 
-/* The time step of the solid at one mixture cell (every cell of a 2^3 block is the same):
- * B += dt (L.B + B.L^T), then the treatment, in simple shear u = g y at solid fraction phi
- * (one material).  Returns B at the end and the largest Bxx and Bxy on the way. */
+/* fs on n cells in the simple shear u = g y at every point, B = I, phi = 0. */
+static const efsi_grid *sheared(fields *fs, const int n[3], double shear)
+{
+  const efsi_grid *g = fields_alloc(fs, n);
+  FOR_ALL(g, i, j, k) {
+    const ptrdiff_t at = grid_index(g, i, j, k);
+    fs->vel[0][at] = shear * (j + 0.5) * g->h[1];
+    for (int c = 0; c < 3; c++) fs->b[c][at] = 1.0;
+  }
+  return g;
+}
+
+/* The time step of the solid (one material) at every owned cell: B += dt (L.B + B.L^T), then
+ * the treatment.  The stress fields hold the rate meanwhile. */
+static void solid_step(fields *fs, double dt)
+{
+  const efsi_grid *g = &fs->g;
+  for (int c = 0; c < 6; c++) memset(fs->s[c], 0, g->size * sizeof(double));
+  oldroyd_rate_add(g, fs->vel[0], fs->vel[1], fs->vel[2], fs->b, fs->s);
+  FOR_OWNED(g, i, j, k) {
+    const ptrdiff_t p = grid_index(g, i, j, k);
+    for (int c = 0; c < 6; c++) fs->b[c][p] += dt * fs->s[c][p];
+  }
+  solid_fluid_treatment(g, 1, fs->phi, dt, SOLID_INTERFACE_KAPPA, fs->vel[0], fs->vel[1],
+                        fs->vel[2], fs->b);
+}
+
+/* The time step of the solid at one mixture cell (every cell of a 2^3 block is the same)
+ * in simple shear u = g y at solid fraction phi.  Returns B at the end and the largest Bxx
+ * and Bxy on the way. */
 typedef struct { double final[6], max_xx, max_xy; } shear_result;
 
 static shear_result shear_run(double phi, double shear, double dt, long steps)
 {
-  const int n[3] = {2, 2, 2};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  double *rate[6];
-  for (int c = 0; c < 6; c++) rate[c] = fs.s[c];
-  FOR_ALL(g, i, j, k) {
-    const ptrdiff_t at = grid_index(g, i, j, k);
-    fs.vel[0][at] = shear * (j + 0.5) * g->h[1];
-    fs.phi[0][at] = phi;
-    for (int c = 0; c < 3; c++) fs.b[c][at] = 1.0;
-  }
+  const efsi_grid *g = sheared(&fs, (const int[3]){2, 2, 2}, shear);
+  for (size_t m = 0; m < g->size; m++) fs.phi[0][m] = phi;
   shear_result r = {{0}, 0.0, 0.0};
   const ptrdiff_t at = grid_index(g, 1, 1, 1);
   for (long s = 0; s < steps; s++) {
-    FOR_OWNED(g, i, j, k)
-      for (int c = 0; c < 6; c++) rate[c][grid_index(g, i, j, k)] = 0.0;
-    oldroyd_rate_add(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.b, rate);
-    FOR_OWNED(g, i, j, k) {
-      const ptrdiff_t p = grid_index(g, i, j, k);
-      for (int c = 0; c < 6; c++) fs.b[c][p] += dt * rate[c][p];
-    }
-    solid_fluid_treatment(g, 1, fs.phi, dt, SOLID_INTERFACE_KAPPA, fs.vel[0], fs.vel[1],
-                          fs.vel[2], fs.b);
+    solid_step(&fs, dt);
     r.max_xx = fmax(r.max_xx, fs.b[TXX][at]);
     r.max_xy = fmax(r.max_xy, fs.b[TXY][at]);
   }
@@ -325,10 +329,8 @@ static shear_result shear_run(double phi, double shear, double dt, long steps)
 /* The stress of the cell, G phi dev(B), from solid_stress_add on a uniform block. */
 static void cell_stress(double phi, const double B[6], double out[6])
 {
-  const int n[3] = {2, 2, 2};
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
+  const efsi_grid *g = fields_alloc(&fs, (const int[3]){2, 2, 2});
   for (size_t m = 0; m < g->size; m++) {
     fs.phi[0][m] = phi;
     for (int c = 0; c < 6; c++) fs.b[c][m] = B[c];
@@ -380,26 +382,15 @@ START_TEST(interface_under_long_shear)
   const int n[3] = {2, 16, 2};
   const double shear = 2.0, dt = 0.01, kappa = SOLID_INTERFACE_KAPPA;
   fields fs;
-  fields_alloc(&fs, n);
-  const efsi_grid *g = &fs.g;
-  double *rate[6];
-  for (int c = 0; c < 6; c++) rate[c] = field_alloc(g);
+  const efsi_grid *g = sheared(&fs, n, shear);
   FOR_ALL(g, i, j, k) {
-    const ptrdiff_t at = grid_index(g, i, j, k);
-    fs.vel[0][at] = shear * (j + 0.5) * g->h[1];
     const double ramp = (j - 7.0) / 8.0;
-    fs.phi[0][at] = j < 8 ? 0.0 : 0.9 * (ramp > 1.0 ? 1.0 : sin(0.5 * M_PI * ramp));
-    for (int c = 0; c < 3; c++) fs.b[c][at] = 1.0;
+    fs.phi[0][grid_index(g, i, j, k)] =
+      j < 8 ? 0.0 : 0.9 * (ramp > 1.0 ? 1.0 : sin(0.5 * M_PI * ramp));
   }
   const long steps = lround(1000.0 / (shear * dt));
   for (long s = 0; s < steps; s++) {
-    for (int c = 0; c < 6; c++) memset(rate[c], 0, g->size * sizeof(double));
-    oldroyd_rate_add(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.b, rate);
-    FOR_OWNED(g, i, j, k) {
-      const ptrdiff_t p = grid_index(g, i, j, k);
-      for (int c = 0; c < 6; c++) fs.b[c][p] += dt * rate[c][p];
-    }
-    solid_fluid_treatment(g, 1, fs.phi, dt, kappa, fs.vel[0], fs.vel[1], fs.vel[2], fs.b);
+    solid_step(&fs, dt);
     FOR_OWNED(g, i, j, k) {
       const ptrdiff_t p = grid_index(g, i, j, k);
       const double phi = fs.phi[0][p], W = phi / (kappa * (1.0 - phi));
@@ -430,7 +421,6 @@ START_TEST(interface_under_long_shear)
   }
   printf("interface 0 <= phi <= 0.9 at g t = %.0f: largest edge sxy %.4f (bound at phi 0.9: "
          "%.4f)\n", shear * dt * steps, worst, modulus[0] * 0.81 / 0.1);
-  for (int c = 0; c < 6; c++) field_free(rate[c]);
   fields_free(&fs);
 }
 END_TEST

@@ -60,23 +60,46 @@ static void fields_free(fields *fs)
   for (int c = 0; c < 9; c++) field_free(fs->L[c]);
 }
 
+/* Velocity component a at the point x. */
+typedef double (*velocity_fn)(int a, const double x[3]);
+
+/* fields_alloc, then component a of the velocity v(a, x) at each of its face points, halos
+ * included. */
+static const efsi_grid *fields_with_velocity(fields *fs, const int n[3], velocity_fn v)
+{
+  fields_alloc(fs, n, 0);
+  const efsi_grid *g = &fs->g;
+  FOR_ALL(g, i, j, k) {
+    for (int a = 0; a < 3; a++) {
+      double x[3];
+      test_position(g, LOC_FACE_X + a, i, j, k, x);
+      fs->vel[a][grid_index(g, i, j, k)] = v(a, x);
+    }
+  }
+  return g;
+}
+
+/* The stress of the velocity, its divergence and the velocity gradient L. */
+static void apply_operators(fields *fs)
+{
+  const efsi_grid *g = &fs->g;
+  stress_viscous(g, mu, fs->vel[0], fs->vel[1], fs->vel[2], fs->s);
+  stress_divergence_add(g, inv_rho, fs->s, fs->f[0], fs->f[1], fs->f[2]);
+  velocity_gradient(g, fs->vel[0], fs->vel[1], fs->vel[2], fs->L);
+}
+
+static double smooth_velocity(int a, const double x[3])
+{
+  return velocity_derivative(a, -1, -1, x);
+}
+
 /* Max-norm errors of the stress divergence and of L for the smooth modes, n0 cells in x. */
 static void smooth_errors(int n0, double *stress_err, double *gradient_err)
 {
   const int n[3] = {n0, n0 * 3 / 4, n0 / 2 * 3 / 2};
   fields fs;
-  fields_alloc(&fs, n, 0);
-  const efsi_grid *g = &fs.g;
-  FOR_ALL(g, i, j, k) {
-    for (int d = 0; d < 3; d++) {
-      double x[3];
-      test_position(g, LOC_FACE_X + d, i, j, k, x);
-      fs.vel[d][grid_index(g, i, j, k)] = velocity_derivative(d, -1, -1, x);
-    }
-  }
-  stress_viscous(g, mu, fs.vel[0], fs.vel[1], fs.vel[2], fs.s);
-  stress_divergence_add(g, inv_rho, fs.s, fs.f[0], fs.f[1], fs.f[2]);
-  velocity_gradient(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.L);
+  const efsi_grid *g = fields_with_velocity(&fs, n, smooth_velocity);
+  apply_operators(&fs);
   *stress_err = *gradient_err = 0.0;
   for (int d = 0; d < 3; d++) {
     int lo[3], hi[3];
@@ -118,25 +141,21 @@ START_TEST(second_order_on_smooth_velocity)
 }
 END_TEST
 
+/* The linear velocity v_a = c_a + A_ab x_b. */
+static const double A[3][3] = {{0.5, -1.0, 2.0}, {1.5, 0.25, -0.5}, {-2.0, 1.0, 3.0}};
+
+static double linear_velocity(int a, const double x[3])
+{
+  return 0.3 * a + A[a][0] * x[0] + A[a][1] * x[1] + A[a][2] * x[2];
+}
+
 /* v_a = c_a + A_ab x_b: constant stress (zero divergence), exact L, zero trace. */
 START_TEST(exact_on_linear_velocity)
 {
   const int n[3] = {7, 6, 5};
-  const double A[3][3] = {{0.5, -1.0, 2.0}, {1.5, 0.25, -0.5}, {-2.0, 1.0, 3.0}};
   fields fs;
-  fields_alloc(&fs, n, 0);
-  const efsi_grid *g = &fs.g;
-  FOR_ALL(g, i, j, k) {
-    for (int a = 0; a < 3; a++) {
-      double x[3];
-      test_position(g, LOC_FACE_X + a, i, j, k, x);
-      fs.vel[a][grid_index(g, i, j, k)] = 0.3 * a + A[a][0] * x[0] + A[a][1] * x[1]
-                                          + A[a][2] * x[2];
-    }
-  }
-  stress_viscous(g, mu, fs.vel[0], fs.vel[1], fs.vel[2], fs.s);
-  stress_divergence_add(g, inv_rho, fs.s, fs.f[0], fs.f[1], fs.f[2]);
-  velocity_gradient(g, fs.vel[0], fs.vel[1], fs.vel[2], fs.L);
+  const efsi_grid *g = fields_with_velocity(&fs, n, linear_velocity);
+  apply_operators(&fs);
   const double trace = A[0][0] + A[1][1] + A[2][2];
   const int lo[3] = {0, 0, 0};
   FOR_RANGE(lo, g->n, i, j, k) {
@@ -156,6 +175,13 @@ START_TEST(exact_on_linear_velocity)
 }
 END_TEST
 
+/* u = y^2, v = z^2, w = x^2 */
+static double squares(int a, const double x[3])
+{
+  const int b = (a + 1) % 3;
+  return x[b] * x[b];
+}
+
 /* stress_viscous fills exactly -1..n; the edge sxy(i,j,k) sits at (i hx, j hy, (k+1/2) hz):
  * for u = y^2, sxy = mu du/dy = 2 mu y is exact there (the one-sided difference is centred on
  * the edge), so the value pins the position. */
@@ -163,16 +189,7 @@ START_TEST(stress_range_and_edge_positions)
 {
   const int n[3] = {6, 5, 4};
   fields fs;
-  fields_alloc(&fs, n, 0);
-  const efsi_grid *g = &fs.g;
-  FOR_ALL(g, i, j, k) {
-    for (int a = 0; a < 3; a++) {
-      double x[3];
-      test_position(g, LOC_FACE_X + a, i, j, k, x);
-      const int b = (a + 1) % 3;
-      fs.vel[a][grid_index(g, i, j, k)] = x[b] * x[b];
-    }
-  }
+  const efsi_grid *g = fields_with_velocity(&fs, n, squares);
   stress_viscous(g, mu, fs.vel[0], fs.vel[1], fs.vel[2], fs.s);
   FOR_ALL(g, i, j, k) {
     const int inside = i >= -1 && i <= n[0] && j >= -1 && j <= n[1] && k >= -1 && k <= n[2];

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stencils/location.h"
 
@@ -35,6 +36,22 @@ int mpi_check_process_grids(int size, int grids[][3], int max)
   return count;
 }
 
+int mpi_check_invariance_grids(int size, const int cells[3], int grids[][3], int max)
+{
+  static const int grids8[3][3] = {{8, 1, 1}, {2, 2, 2}, {1, 2, 4}};
+  int count = 0;
+  if (size == 8) {
+    for (int g = 0; g < 3 && count < max; g++) memcpy(grids[count++], grids8[g], sizeof grids8[g]);
+    return count;
+  }
+  int all[64][3];
+  const int n = mpi_check_process_grids(size, all, 64);
+  for (int g = 0; g < n && count < max; g++)
+    if (cells[0] / all[g][0] >= 3 && cells[1] / all[g][1] >= 3 && cells[2] / all[g][2] >= 3)
+      memcpy(grids[count++], all[g], sizeof all[g]);
+  return count;
+}
+
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void))
 {
   int provided = 0, rank = 0;
@@ -51,12 +68,31 @@ int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void))
   return any == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+TCase *test_case_add(Suite *s, const char *name, int timeout, const TTest *const tests[])
+{
+  TCase *tc = tcase_create(name);
+  if (timeout > 0) tcase_set_timeout(tc, timeout);
+  for (int t = 0; tests[t]; t++) tcase_add_test(tc, tests[t]);
+  suite_add_tcase(s, tc);
+  return tc;
+}
+
 efsi_grid test_grid(const int n[3], const double length[3], int wall_y, int wall_z)
 {
   efsi_grid g;
   const int zero[3] = {0, 0, 0}, wall[3] = {0, wall_y, wall_z};
   grid_init(&g, n, length, n, zero, wall, wall);
   return g;
+}
+
+void test_decomp(efsi_decomp *d, efsi_grid *g, const int cells[3], const int ranks[3],
+                 const int periodic[3], const double length[3])
+{
+  char err[256] = "";
+  const int rc = decomp_create(d, MPI_COMM_WORLD, cells, ranks, periodic, err, sizeof err);
+  ck_assert_msg(mpi_all(rc == 0), "decomp_create on %d x %d x %d ranks: %s", ranks[0], ranks[1],
+                ranks[2], err);
+  decomp_grid(d, cells, length, g);
 }
 
 void test_position(const efsi_grid *g, int loc, int i, int j, int k, double x[3])

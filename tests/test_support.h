@@ -1,7 +1,8 @@
-/* What the test programs share: running a Check suite under MPI, single-block grids,
- * point positions, smooth test modes, loops over every point, scratch for the reduction
- * kernels.  A suite runs on every rank (tests may be collective), in-process (no fork after
- * MPI_Init); only rank 0 prints; the program fails when any rank failed.  Usage:
+/* What the test programs share: running a Check suite under MPI and building its test
+ * cases, single-block grids, decompositions, point positions, smooth test modes, loops over
+ * every point, scratch for the reduction kernels.  A suite runs on every rank (tests may be
+ * collective), in-process (no fork after MPI_Init); only rank 0 prints; the program fails
+ * when any rank failed.  Usage:
  * int main(int argc, char **argv) { return mpi_check_main(argc, argv, my_suite); } */
 #ifndef EFSI_TEST_SUPPORT_H
 #define EFSI_TEST_SUPPORT_H
@@ -9,6 +10,7 @@
 #include <check.h>
 
 #include "base/grid.h"
+#include "decomp/decomp.h"
 
 /* Every point of g, halos included; the owned points; the box lo <= (i, j, k) < hi. */
 #define FOR_ALL(g, i, j, k)                                                 \
@@ -46,14 +48,31 @@ int test_rank0(void);
 
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void));
 
+/* Adds to s the test case name, with a timeout in seconds (0: Check's default) and the
+ * tests of the NULL-ended list, in that order; returns the case, for fixtures and loop
+ * tests. */
+TCase *test_case_add(Suite *s, const char *name, int timeout, const TTest *const tests[]);
+
 /* Every process grid px x py x pz = size (px outer, py inner), at most max of them, into
  * grids; returns how many. */
 int mpi_check_process_grids(int size, int grids[][3], int max);
+
+/* The process grids a decomposition-invariance test compares with one rank, for size ranks
+ * and a grid of cells: 8 x 1 x 1, 2 x 2 x 2 and 1 x 2 x 4 for 8 ranks, otherwise each of
+ * mpi_check_process_grids whose blocks are at least 3 cells deep in every direction.  At most
+ * max into grids; returns how many. */
+int mpi_check_invariance_grids(int size, const int cells[3], int grids[][3], int max);
 
 /* The number of ranks of MPI_COMM_WORLD. */
 int mpi_check_world_size(void);
 
 /* For assertions that must hold on every rank: true on all ranks if true on each. */
 int mpi_all(int condition);
+
+/* d: cells over the process grid ranks of MPI_COMM_WORLD (0: efsi chooses), g: this rank's
+ * block of a box of the given length.  Fails the test on every rank when decomp_create
+ * refuses.  Collective. */
+void test_decomp(efsi_decomp *d, efsi_grid *g, const int cells[3], const int ranks[3],
+                 const int periodic[3], const double length[3]);
 
 #endif

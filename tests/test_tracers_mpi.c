@@ -26,10 +26,7 @@ static const double length[3] = {3.0, 2.4, 4.8};    /* h = 0.125, 0.1, 0.2 */
 
 static void setup(const int ranks[3], const int periodic[3], efsi_decomp *d, efsi_grid *g)
 {
-  char err[256] = "";
-  ck_assert_msg(decomp_create(d, MPI_COMM_WORLD, cells, ranks, periodic, err, sizeof err) == 0,
-                "%s", err);
-  decomp_grid(d, cells, length, g);
+  test_decomp(d, g, cells, ranks, periodic, length);
 }
 
 /* A reproducible point in [0, L)^3, the same on every rank. */

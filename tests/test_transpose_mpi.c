@@ -83,11 +83,8 @@ static void check_grid(const int p[3], const int split_local[3], const int whole
   const int periodic[3] = {1, 1, 1};
   const double length[3] = {1.0, 1.0, 1.0};
   efsi_decomp d;
-  char err[256];
-  ck_assert_msg(mpi_all(decomp_create(&d, MPI_COMM_WORLD, cells, p, periodic, err,
-                                      sizeof err) == 0), "decomp_create: %s", err);
   efsi_grid g;
-  decomp_grid(&d, cells, length, &g);
+  test_decomp(&d, &g, cells, p, periodic, length);
   double *f = field_alloc(&g), *back = field_alloc(&g);
   double *packed = malloc(sizeof(double) * grid_cells(&g));
   for (size_t n = 0; n < g.size; n++) f[n] = sentinel;
