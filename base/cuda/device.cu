@@ -81,7 +81,9 @@ double *device_alloc(size_t n)
     cudaGetLastError();
     return NULL;
   }
+  /* zeroed before any kernel of the (non-blocking) streams can touch it */
   CUDA_CHECK(cudaMemset(p, 0, bytes));
+  CUDA_CHECK(cudaDeviceSynchronize());
   return (double *)p;
 }
 
