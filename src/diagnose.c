@@ -21,7 +21,7 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
   const efsi_kernels *k = sv->k;
-  double *plane = sv->plane_sums;   /* n[2] * (SUM_COUNT + 2) >= FLOW_COUNT n[2] doubles */
+  double *plane = sv->plane_sums;   /* 2 SUM_COUNT n[2] >= FLOW_COUNT n[2] doubles */
   k->divergence(g, 1.0, s->u, s->v, s->w, sv->div);
   double flow[FLOW_COUNT];
   k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);

@@ -51,8 +51,9 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
     sv->phi_rate[m] = backend_field_alloc(b, g);
     failed |= !sv->phi_rate[m];
   }
-  /* the per-plane partials of every reduction kernel (SUM_COUNT + 2 >= FLOW_COUNT) */
-  const size_t plane = (size_t)g->n[2] * (SUM_COUNT + 2);
+  /* the per-plane partials of every reduction kernel (the ACM's double-double pairs the
+   * most) */
+  const size_t plane = (size_t)g->n[2] * 2 * SUM_COUNT;
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
   /* one message per face carries the velocity, every phi_m and B */
   sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers);
@@ -379,8 +380,8 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     k->laplacian(g, sv->div, sv->lap_div);
     k->laplacian(g, s->p, sv->lap_p);
   }
-  double sums[SUM_COUNT];
-  k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
+  double pairs[2 * SUM_COUNT], sums[SUM_COUNT];
+  k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, pairs);
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
@@ -389,7 +390,8 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     timer_stop(&sv->timers, TIMER_SYNC);
   }
   timer_start(&sv->timers, TIMER_ALLREDUCE);
-  global_sum(sv->decomp, sums, SUM_COUNT);
+  global_sum_dd(sv->decomp, pairs, SUM_COUNT);
+  for (int c = 0; c < SUM_COUNT; c++) sums[c] = pairs[2 * c];   /* the rounded sums */
   timer_stop(&sv->timers, TIMER_ALLREDUCE);
   for (int k = 0; k < SUM_COUNT; k++)
     if (!isfinite(sums[k])) return 1;
@@ -419,8 +421,14 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     info->gamma = a > 0.0 ? b / a : 0.0;
     info->div2_predicted = info->div2_before - 2.0 * a * A1 + 2.0 * b * B1 + a * a * A2
                          + 2.0 * a * b * B2 + b * b * A3;
-    /* <p^N + dp> from the sums: dp = -(b p + a D*)/dt is linear in them. */
-    info->mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
+    /* <p^N + dp> from the sums: dp = -(b p + a D*)/dt is linear in them.  A mean within the
+     * round-off of the sums of |p| and |dp| is noise: it is left alone, so that its last
+     * bits -- which depend on the order the cells were added in -- never enter p, and a
+     * run gives the same bits on any process grid, thread count and backend. */
+    const double mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
+    const double noise = 1e-14 * (sums[SUM_ABS_P] + (b * sums[SUM_ABS_P] + a * sums[SUM_ABS_D]) / dt)
+                       / cells;
+    info->mean_p = fabs(mean_p) > noise ? mean_p : 0.0;
     /* dp on the owned cells and one halo layer: p^N and D* halos are valid, so the
      * correction and p^{N+1} need no further exchange. */
     k->pressure_increment(g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);

@@ -51,7 +51,7 @@ typedef struct efsi_kernels {
   /* reductions (reductions.h): plane is scratch in the backend's memory, results on the host */
   void (*acm_sums)(const efsi_grid *g, const double *div, const double *lap_div,
                    const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[SUM_COUNT]);
+                   double sums[2 * SUM_COUNT]);
   void (*flow_norms)(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);

@@ -1,14 +1,19 @@
 /* Local reductions over the owned cells of one rank, with a determinism contract
  * (docs/parallel.md, "Reductions"): each kernel forms one partial result per z-plane k
- * (rows in j order, a row's points in the order of the SIMD loop), written to plane[], and
- * the partials are combined in k order by one thread.  The result therefore does not depend
- * on the number of threads, and a GPU kernel that forms the same per-plane partials and
- * leaves the combination to the same host loop (reduce_planes) gives the same sums to
- * round-off within a plane.  Global sums over ranks are the caller's (decomp/reduce.h). */
+ * (rows in j order), written to plane[], and the partials are combined in k order by one
+ * thread (reduce_planes), so that a result does not depend on the number of threads.  The
+ * ACM step's sums go further: every term is added in double-double (base/dd.h), so their
+ * rounded values do not depend on the order of the terms either -- the number of threads,
+ * the process grid, the CPU or the GPU -- and a run is the same bits on any of them.
+ * Global sums over ranks are the caller's (decomp/reduce.h). */
 #ifndef EFSI_REDUCTIONS_H
 #define EFSI_REDUCTIONS_H
 
+#include <math.h>
+
+#include "base/dd.h"
 #include "base/grid.h"
+#include "base/portable.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
 enum {
@@ -21,11 +26,14 @@ enum {
   SUM_D,           /* sum D* */
   SUM_D2,          /* sum D*^2 */
   SUM_U,           /* sum u* (flow-rate drive) */
+  SUM_ABS_P,       /* sum |p^N|  } the round-off scale of <p^{N+1}>: a mean below it is */
+  SUM_ABS_D,       /* sum |D*|   } noise, not removed (docs/method.md, "The ACM parameters") */
   SUM_COUNT
 };
 
-/* Operations per owned cell of acm_sums: the nine sums, 15. */
-#define ACM_SUMS_FLOPS 15.0
+/* Operations per owned cell of acm_sums: the six products 6, and eleven double-double
+ * additions of 13 (two TwoSums and an add): 149. */
+#define ACM_SUMS_FLOPS 149.0
 
 /* The flow diagnostics: sums and maxima over the owned cells. */
 enum {
@@ -43,10 +51,35 @@ enum {
 void reduce_planes(const double *plane, int planes, int count, const int *combine,
                    double *out);
 
-/* sums[SUM_*] over the owned cells; plane holds n[2] * SUM_COUNT doubles of scratch. */
+/* sums[2 c], sums[2 c + 1] = the double-double sum (hi, lo) of quantity c = SUM_* over the
+ * owned cells, the terms added in double-double; plane holds 2 n[2] SUM_COUNT doubles of
+ * scratch.  Combine ranks with global_sum_dd (decomp/reduce.h), then hi is the sum. */
 void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
               const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              double *restrict plane, double sums[SUM_COUNT]);
+              double *restrict plane, double sums[2 * SUM_COUNT]);
+
+/* The nine terms of acm_sums at point q, in the order of the SUM_ names. */
+EFSI_POINT void acm_terms(const double *restrict div, const double *restrict lap_div,
+                          const double *restrict p, const double *restrict lap_p,
+                          const double *restrict u, ptrdiff_t q, double t[SUM_COUNT])
+{
+  const double d = div[q], ld = lap_div[q], lp = lap_p[q];
+  t[SUM_D_LAPD] = d * ld;
+  t[SUM_LAPD2] = ld * ld;
+  t[SUM_LAPP2] = lp * lp;
+  t[SUM_D_LAPP] = d * lp;
+  t[SUM_LAPD_LAPP] = ld * lp;
+  t[SUM_P] = p[q];
+  t[SUM_D] = d;
+  t[SUM_D2] = d * d;
+  t[SUM_U] = u[q];
+  t[SUM_ABS_P] = fabs(p[q]);
+  t[SUM_ABS_D] = fabs(d);
+}
+
+/* The double-double per-plane partials (hi, lo pairs, count of them per plane) combined in k
+ * order into out[2 count]. */
+void reduce_planes_dd(const double *plane, int planes, int count, double *out);
 
 /* out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
  * scale); plane holds n[2] * FLOW_COUNT doubles. */

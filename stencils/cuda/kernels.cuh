@@ -47,7 +47,7 @@ void oldroyd_update_cuda(const efsi_grid *g, int nmat, double *const phi[], doub
 /* reductions.cu */
 void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
                    const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[SUM_COUNT]);
+                   double sums[2 * SUM_COUNT]);
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
