@@ -1,6 +1,7 @@
 /* The time loop (see run.h).  Output cadence: diagnostics every output.diagnostics_every
  * steps, fields and restart every output.fields_every / output.restart_every steps (0: at
- * the end only); the last step always writes fields, a restart file and a diagnostics row.
+ * the end only, -1: never); the last step writes fields and a restart file unless they are
+ * never written, and always a diagnostics row.
  * Restart files are never deleted, so a run that blows up keeps its last good one. */
 #include "src/run.h"
 
@@ -216,8 +217,8 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     }
     const int last = finished(c, sp, sv.dt);
     const int diagnostics = due(c->diagnostics_every, sp->step) || last;
-    const int fields = due(c->fields_every, sp->step) || last;
-    const int restart = due(c->restart_every, sp->step) || last;
+    const int fields = due(c->fields_every, sp->step) || (last && c->fields_every >= 0);
+    const int restart = due(c->restart_every, sp->step) || (last && c->restart_every >= 0);
     /* the exchange of the new state stays in flight into the next step unless it is read */
     if (diagnostics || fields || restart) solver_sync(&sv, sp);
     if (diagnostics) {
@@ -242,8 +243,8 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   backend_wait(b);
   const double seconds = MPI_Wtime() - start;
   if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
-    if (o.fields_step != sp->step) write_fields(&o);
-    if (o.restart_step != sp->step) write_restart(&o);
+    if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
+    if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
   }
   if (d->rank == 0) {
     diagnostics_close();
