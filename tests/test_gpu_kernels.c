@@ -200,10 +200,12 @@ static void run_layers(bench *b, const efsi_layer_ops *ops, int gpu, double *buf
   ops->pack(g, a, 3, lo, hi, buffer, 1);
   ops->sent();
   ops->pack(g, a + 3, 3, lo, hi, buffer, 0);
-  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 2);
+  /* the moves' contract: source and destination boxes do not overlap */
+  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 3);
   ops->end();
-  ops->reflect(g, a[8], lo, hi, -g->stride[2], -1.0, 0.25);
-  ops->zero(g, a[9], lo, hi);
+  const int layer_lo[3] = {-3, -3, 2}, layer_hi[3] = {g->n[0] + 3, g->n[1] + 3, 3};
+  ops->reflect(g, a[8], layer_lo, layer_hi, -2 * g->stride[2], -1.0, 0.25);
+  ops->zero(g, a[9], layer_lo, layer_hi);
 }
 
 START_TEST(layer_moves_match_bitwise)
