@@ -57,6 +57,7 @@ typedef struct {
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */
+  int peer_halos;                /* performance.peer_halos: GPU to GPU halos on a node (CUDA IPC) */
   int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
   int device;                    /* performance.device: DEVICE_CPU or DEVICE_GPU */
   int cuda_aware_mpi;            /* performance.cuda_aware_mpi: AWARE_AUTO, AWARE_YES, AWARE_NO */

@@ -75,6 +75,8 @@ const key_spec config_keys[] = {
   {"performance", "device", KIND_WORD, FIELD(device), 1, ANY, device_words, "cpu or gpu"},
   {"performance", "cuda_aware_mpi", KIND_WORD, FIELD(cuda_aware_mpi), 1, ANY, aware_words,
    "auto, yes or no"},
+  {"performance", "peer_halos", KIND_BOOL, FIELD(peer_halos), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
   {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
@@ -149,6 +151,7 @@ void config_defaults(efsi_config *c)
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
+  c->peer_halos = 1;  /* GPU to GPU on a node where the GPUs reach each other: docs/gpu.md */
   c->rbc_diameter = 8;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;

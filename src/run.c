@@ -171,6 +171,13 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
       || solver_create(&sv, c, d, &g, ts->dt, b))
     efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
   efsi_state *const sp = state;
+  if (b->gpu && d->size > 1) {
+    int faces[2] = {halo_faces(sv.halo), halo_gpu_to_gpu_faces(sv.halo)};
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, faces, 2, MPI_INT, MPI_SUM, d->comm));
+    if (d->rank == 0)
+      printf("  halos: %d of %d faces between ranks GPU to GPU on a node (performance.peer_halos)\n",
+             faces[1], faces[0]);
+  }
 
   efsi_tracers *tracers = tracers_create(d, &g);
   if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");

@@ -55,8 +55,10 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
    * most) */
   const size_t plane = (size_t)g->n[2] * 2 * SUM_COUNT;
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
-  /* one message per face carries the velocity, every phi_m and B */
-  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers);
+  /* one message per face carries the velocity, every phi_m and B; between two GPUs of a
+   * node the faces go GPU to GPU unless performance.peer_halos says no */
+  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers,
+                         b->gpu && c->peer_halos);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
     /* on one GPU the solve stays on the device; on several it goes through the host's
@@ -75,6 +77,8 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   }
   timers_reset(&sv->timers, nmat);
   sv->timers.wait = b->gpu ? device_synchronize : NULL;
+  /* the same verdict on every rank: freeing the halo and the FFT plans is collective */
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_LOR, d->comm));
   if (failed) solver_free(sv);
   return failed;
 }
