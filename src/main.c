@@ -53,14 +53,15 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
   return text;
 }
 
-/* Memory the run will hold, per rank, in bytes: the fields of the state (u, v, w, p, and
- * with a solid every phi_m and six B) and of the solver (13 work arrays and one rate per
- * material; halos and row padding included), the halo buffers and the SMAC solver's
- * arrays.  On a GPU these are device memory, and the host holds a mirror of the state for
- * output (and, for SMAC on several GPUs, the host solver's arrays). */
+/* Memory the run will hold on one rank (rank 0 when root), in bytes: the fields of the state
+ * (u, v, w, p, and with a solid every phi_m and six B) and of the solver (13 work arrays and
+ * one rate per material; halos and row padding included), the halo buffers and the SMAC
+ * solver's arrays.  On a GPU these are device memory, and the host holds a mirror of the
+ * state for output; SMAC on the GPU solves the whole grid on rank 0's (its block, spectrum
+ * and twice its lines, the Thomas coefficients), through host copies on several ranks. */
 typedef struct { double host, device; } memory_needs;
 
-static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks)
+static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks, int root)
 {
   efsi_materials materials;
   const int nmat = materials_of_case(c, &materials);
@@ -76,10 +77,14 @@ static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, in
   if (c->device == DEVICE_GPU) {
     m.device = (state_fields + solver_fields) * field + halo + planes;
     m.host = state_fields * field;
-    if (smac && ranks == 1)   /* block, spectrum and twice its lines, Thomas coefficients */
-      m.device += cells * sizeof(double) + 3.5 * (g->n[0] / 2 + 1) * g->n[1] * g->n[2] * 16.0;
-    else if (smac)
-      m.host += 2 * field + 3.0 * cells * sizeof(double);
+    const double whole = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+    if (smac && root)
+      m.device += whole * sizeof(double)
+                  + 3.5 * (g->global_n[0] / 2 + 1) * g->global_n[1] * g->global_n[2] * 16.0;
+    if (smac && ranks > 1) {   /* the packed block of this rank, on the device and the host */
+      m.device += cells * sizeof(double);
+      m.host += cells * sizeof(double) + (root ? 2.0 * whole * sizeof(double) : 0.0);
+    }
   } else {
     m.host = (state_fields + solver_fields) * field + halo + planes;
     if (smac) m.host += 3.0 * cells * sizeof(double);
@@ -95,7 +100,7 @@ static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
   if (c->device != DEVICE_GPU) return 0;
   size_t free_bytes = 0, total = 0;
   device_memory(&free_bytes, &total);
-  const double needed = memory_estimate(c, g, d->size).device;
+  const double needed = memory_estimate(c, g, d->size, d->rank == 0).device;
   /* the tightest rank decides: the largest shortfall, with its figures */
   double shortfall[3] = {needed - (double)free_bytes, needed, (double)free_bytes};
   struct { double value; int rank; } mine = {shortfall[0], d->rank}, worst;
@@ -133,7 +138,7 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
   printf(" U = %.4g\n", ts->velocity_scale);
   printf("  device: %s\n", b->description);
   if (check) {
-    const memory_needs m = memory_estimate(c, g, d->size);
+    const memory_needs m = memory_estimate(c, g, d->size, 1);
     printf("  memory: %.1f MiB per rank, %.0f bytes per cell", m.host / 1048576.0,
            m.host / grid_cells(g));
     if (b->gpu)

@@ -61,18 +61,9 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
                          b->gpu && c->peer_halos);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
-    /* on one GPU the solve stays on the device; on several it goes through the host's
-     * FFTW solver and its MPI transposes (docs/smac.md) */
-    if (b->gpu && d->size == 1) {
-      sv->poisson_gpu = poisson_cuda_create(g, d->periodic);
-    } else {
-      sv->poisson = poisson_create(g, d);
-      if (b->gpu) {
-        sv->host_rhs = field_alloc(g);
-        sv->host_dp = field_alloc(g);
-        failed |= !sv->host_rhs || !sv->host_dp;
-      }
-    }
+    /* on the GPU the solve stays on the device, on several GPUs on rank 0's (docs/smac.md) */
+    if (b->gpu) sv->poisson_gpu = poisson_cuda_create(g, d);
+    else sv->poisson = poisson_create(g, d);
     failed |= !sv->poisson && !sv->poisson_gpu;
   }
   timers_reset(&sv->timers, nmat);
@@ -98,8 +89,6 @@ void solver_free(efsi_solver *sv)
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) poisson_free(sv->poisson);
   if (sv->poisson_gpu) poisson_cuda_free(sv->poisson_gpu);
-  field_free(sv->host_rhs);
-  field_free(sv->host_dp);
   memset(sv, 0, sizeof *sv);
 }
 
@@ -352,19 +341,11 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   timer_stop(&sv->timers, TIMER_PROJECTION);
 }
 
-/* dp <- the solution of lap dp = div (div holds D* / dt): on the device on one GPU, else by the
- * host's solver (through host copies on several GPUs). */
-static void poisson(efsi_solver *sv, const efsi_grid *g)
+/* dp <- the solution of lap dp = div (div holds D* / dt), by the GPU's solver or the CPU's. */
+static void poisson(efsi_solver *sv)
 {
-  if (sv->poisson_gpu) {
-    poisson_cuda_solve(sv->poisson_gpu, sv->div, sv->dp);
-  } else if (sv->host_rhs) {
-    backend_download(sv->backend, sv->host_rhs, sv->div, g);
-    poisson_solve(sv->poisson, sv->host_rhs, sv->host_dp);
-    backend_upload(sv->backend, sv->dp, sv->host_dp, g);
-  } else {
-    poisson_solve(sv->poisson, sv->div, sv->dp);
-  }
+  if (sv->poisson_gpu) poisson_cuda_solve(sv->poisson_gpu, sv->div, sv->dp);
+  else poisson_solve(sv->poisson, sv->div, sv->dp);
 }
 
 int solver_step(efsi_solver *sv, efsi_state *s)
@@ -440,7 +421,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   } else {
     /* lap dp = D* / dt; D* becomes the right-hand side in place. */
     k->field_scale(g, 1.0 / dt, sv->div);
-    poisson(sv, g);
+    poisson(sv);
     timer_stop(&sv->timers, TIMER_PROJECTION);
     fill_scalars(sv, g, &sv->dp, 1, 1);
     timer_start(&sv->timers, TIMER_PROJECTION);

@@ -34,8 +34,7 @@ typedef struct {
   efsi_decomp *decomp;
   efsi_halo *halo;
   struct efsi_poisson *poisson;  /* SMAC on the host */
-  struct efsi_poisson_cuda *poisson_gpu;   /* SMAC on one GPU */
-  double *host_rhs, *host_dp;    /* SMAC on several GPUs: host copies for the host's solve */
+  struct efsi_poisson_cuda *poisson_gpu;   /* SMAC on the GPU */
   double dt;
   int nmat;                      /* materials of the state, with their shear moduli */
   double modulus[EFSI_MAX_MATERIALS];

@@ -47,6 +47,9 @@ run tg-cpu cpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid
 run tg-gpu gpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid.cells="32 32 32"
 echo "== taylor-green (SMAC), GPU against CPU"
 $python "$compare" "$(last tg-cpu)" "$(last tg-gpu)" --tolerance 1e-10 || status=1
+NP=2 run tg-gpu2 gpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid.cells="32 32 32"
+echo "== taylor-green (SMAC), two ranks against one (the solve gathered on rank 0's GPU)"
+$python "$compare" "$(last tg-gpu)" "$(last tg-gpu2)" --bitwise || status=1
 # a CPU restart continued on the GPU, and a GPU restart continued on the CPU
 run half-cpu cpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10
 run half-gpu gpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10
