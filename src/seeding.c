@@ -214,7 +214,8 @@ static int check_family(const efsi_body_family *f, char *err, size_t errlen)
   if (f->count > 0 && f->fraction > 0)
     return fail(err, errlen, "%s.count and the %s's volume fraction are both given: give one",
                 name, name);
-  if (!(f->band[0] >= 0 && f->band[1] <= 1 && (f->band[0] < f->band[1] || f->band[1] == 0)))
+  const int no_band = f->band[0] == 0 && f->band[1] == 0;
+  if (!no_band && !(f->band[0] >= 0 && f->band[0] < f->band[1] && f->band[1] <= 1))
     return fail(err, errlen, "%s.radial_band = %g %g: two fractions of the lumen radius, "
                 "0 <= r_lo < r_hi <= 1", name, f->band[0], f->band[1]);
   return 0;
