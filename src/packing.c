@@ -1,8 +1,8 @@
 /* Random packing (see packing.h; docs/bodies.md, "Random packing").  The bodies grow from a
- * scale sigma0 to 1: at each scale, sweeps of relaxation push every overlapping pair apart
- * (half the overlap each, with a turn for the randomly oriented ones) and every body off the
- * walls, until a sweep finds nothing; then sigma grows by a rate that adapts to how long
- * the relaxation took, and shrinks back towards the last free scale when it takes too long.
+ * scale sigma0 to 1: every sweep pushes each overlapping pair apart (half the overlap each,
+ * with a turn for the randomly oriented ones) and each body off the walls, and the scale
+ * grows after every sweep whose overlaps are small, by a rate that adapts to how often they
+ * are; at full size the sweeps go on until one finds nothing.
  *
  * The overlap test: body B's surface is a map x(theta, phi) (stencils/shapes.h); every point
  * of a parameter rectangle lies within its covering radius c of the point at its centre.  A
