@@ -1,6 +1,7 @@
 /* diagnostics.csv: one row of scalar diagnostics per output.diagnostics_every steps, with
  * a header row; numbers in %.17g so rows of a restarted run compare bitwise.  After the
- * fixed columns comes one volume_<material> column per material of the case. */
+ * fixed columns come, in a case with a vessel (a material named wall), the five lumen
+ * columns, then one volume_<material> column per material of the case. */
 #ifndef EFSI_DIAGNOSTICS_H
 #define EFSI_DIAGNOSTICS_H
 
@@ -8,20 +9,25 @@
 
 #include "base/limits.h"
 
-/* The columns of diagnostics.csv, in this order and with these names; then
- * material_volume[m] as volume_<name of material m>. */
+/* The columns of diagnostics.csv, in this order and with these names; then, with a vessel,
+ * the lumen's (diagnostics_lumen_header); then material_volume[m] as volume_<name of
+ * material m>. */
 typedef struct {
   long step;
   double time, dt, beta, gamma, mach, div_rms, div_max, kinetic_energy, elastic_energy,
          solid_volume, flow_rate, wall_shear, u_max, detB_min, detB_max, wall_seconds;
+  double lumen_flow_rate, tube_hematocrit, discharge_hematocrit, lumen_wall_shear_mean,
+         lumen_wall_shear_max;
   double material_volume[EFSI_MAX_MATERIALS];
 } efsi_diagnostics;
 
-/* The fixed columns of the header row, without the newline. */
+/* The fixed columns of the header row, without the newline, and the lumen's columns. */
 extern const char diagnostics_header[];
+extern const char diagnostics_lumen_header[];
 
 /* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each
- * (none unless called). */
+ * (none unless called); with a material named wall (the vessel's) the lumen columns
+ * before them. */
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME]);
 
 /* Rank 0 only.  Opens dir/diagnostics.csv: a new file with the header row, or, when

@@ -75,6 +75,7 @@ typedef struct {
   double platelet_semi_axes[3];  /* platelet.semi_axes */
   double platelet_modulus;       /* platelet.modulus */
   int platelet_orientation;      /* platelet.orientation */
+  double platelet_radial_band[2];/* platelet.radial_band: fractions of the lumen radius */
   double sphere_center[3], sphere_radius, sphere_modulus;
   double ellipsoid_center[3], ellipsoid_semi_axes[3], ellipsoid_modulus;
   int vessel_shape;              /* vessel.shape */

@@ -98,6 +98,8 @@ const key_spec config_keys[] = {
    "a shear modulus > 0"},
   {"platelet", "orientation", KIND_WORD, FIELD(platelet_orientation), 1, ANY,
    orientation_words, "random, x, y or z"},
+  {"platelet", "radial_band", KIND_DOUBLES, FIELD(platelet_radial_band), 2, 0, 1, 0, NULL,
+   "two fractions of the lumen radius in [0, 1], r_lo < r_hi"},
   {"sphere", "center", KIND_DOUBLES, FIELD(sphere_center), 3, ANY, NULL, "three numbers"},
   {"sphere", "radius", KIND_DOUBLES, FIELD(sphere_radius), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
@@ -157,5 +159,6 @@ void config_defaults(efsi_config *c)
   c->platelet_semi_axes[0] = 1;
   c->platelet_semi_axes[1] = 1;
   c->platelet_semi_axes[2] = 0.8;
+  c->platelet_radial_band[1] = 1;   /* 0 1: the whole lumen, no band */
 }
 

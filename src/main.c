@@ -115,8 +115,31 @@ static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
   return 1;
 }
 
+/* The seeded bodies: each family's count and the fraction of the region it fills (the tube
+ * hematocrit with a vessel, the volume fraction of the box without), and how they were
+ * placed (docs/bodies.md, "Seeding"). */
+static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
+{
+  if (cb->nfam == 0) return;
+  const efsi_seeding_report *r = &cb->report;
+  printf("  bodies:");
+  const int tube = c->vessel_shape == VESSEL_TUBE;
+  for (int f = 0; f < cb->nfam; f++) {
+    const int rbc = cb->family[f].kind == BODY_RBC;
+    printf("%s %ld %s (%s%.4f%s)", f ? "," : "", r->count[f], shape_name(cb->family[f].kind),
+           rbc && tube ? "tube hematocrit " : rbc ? "hematocrit " : "", r->fraction[f],
+           rbc ? "" : tube ? " of the lumen" : " of the box");
+  }
+  if (r->packed)
+    printf("; random packing: %ld sweeps, %.2f s, axis order %.3f\n", r->sweeps, r->seconds,
+           r->order);
+  else
+    printf("; lattice\n");
+}
+
 static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
-                          const efsi_timestep *ts, const efsi_backend *b, int check)
+                          const efsi_timestep *ts, const efsi_backend *b,
+                          const efsi_case_bodies *cb, int check)
 {
   int threads = 1;
 #ifdef _OPENMP
@@ -137,6 +160,7 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
                                      l == ts->binding ? " (binds)" : "");
   printf(" U = %.4g\n", ts->velocity_scale);
   printf("  device: %s\n", b->description);
+  print_bodies(c, cb);
   if (check) {
     const memory_needs m = memory_estimate(c, g, d->size, 1);
     printf("  memory: %.1f MiB per rank, %.0f bytes per cell", m.host / 1048576.0,
@@ -212,7 +236,7 @@ int main(int argc, char **argv)
     cli_free(&cli);
     return input_error(rank, err);
   }
-  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, cli.check);
+  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, &bodies, cli.check);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);

@@ -63,6 +63,9 @@ typedef struct efsi_kernels {
   void (*wall_shear_sums)(const efsi_grid *g, int d, double mu, const double *u,
                           const double *tangential, const double u_wall[2],
                           double sum_count[2]);
+  void (*lumen_sums)(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT]);
   /* the velocity at each of n tracers (t[].x in, t[].v out; t in host memory) */
   void (*tracers_interpolate)(const efsi_grid *g, const double *u, const double *v,
                               const double *w, efsi_tracer *t, long n);

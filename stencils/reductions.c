@@ -210,6 +210,35 @@ void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restric
   }
 }
 
+void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
+                const double *restrict phi_rbc, const double *restrict u,
+                const double *restrict v, const double *restrict w, double *restrict plane,
+                double out[LUMEN_COUNT])
+{
+  const ptrdiff_t s[3] = {1, g->stride[1], g->stride[2]};
+  const double h[3] = {g->h[0], g->h[1], g->h[2]};
+  /* cell (j, k) lies at (y0 + j h1, z0 + k h2) from the axis */
+  const double y0 = (g->offset[1] + 0.5) * h[1] - 0.5 * g->length[1];
+  const double z0 = (g->offset[2] + 0.5) * h[2] - 0.5 * g->length[2];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double partial[LUMEN_COUNT] = {0};
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+      for (int i = 0; i < g->n[0]; i++) {
+        double x[LUMEN_COUNT];
+        lumen_at(phi_wall, phi_rbc, u, v, w, row + i, y0 + j * h[1], z0 + k * h[2], s, h, mu,
+                 x);
+        for (int c = 0; c < LUMEN_COUNT; c++)
+          partial[c] = c == LUMEN_SHEAR_MAX ? fmax(partial[c], x[c]) : partial[c] + x[c];
+      }
+    }
+    memcpy(plane + (size_t)k * LUMEN_COUNT, partial, sizeof partial);
+  }
+  static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
+  reduce_planes(plane, g->n[2], LUMEN_COUNT, combine, out);
+}
+
 int field_locate(const efsi_grid *g, const double *f, int find_max, double *score, int at[3])
 {
   int found = 0;

@@ -177,6 +177,10 @@ START_TEST(reductions_agree)
     efsi_cuda_kernels.wall_shear_sums(g, dir, 0.9, d[0], d[1], u_wall, sg);
     assert_close("wall_shear_sums", sc, sg, 2, 0.0);
   }
+  double lc[LUMEN_COUNT], lg[LUMEN_COUNT];
+  efsi_cpu_kernels.lumen_sums(g, 0.9, h[16], h[17], h[0], h[1], h[2], b.scratch_host, lc);
+  efsi_cuda_kernels.lumen_sums(g, 0.9, d[16], d[17], d[0], d[1], d[2], b.scratch_dev, lg);
+  assert_close("lumen_sums", lc, lg, LUMEN_COUNT, 1e-12);
   /* tracers: the same interpolation, point by point */
   efsi_tracer t[2][5];
   memset(t, 0, sizeof t);

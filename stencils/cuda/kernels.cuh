@@ -59,6 +59,9 @@ void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *c
 void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
                           const double *tangential, const double u_wall[2],
                           double sum_count[2]);
+void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT]);
 /* interpolate.cu */
 void tracers_interpolate_cuda(const efsi_grid *g, const double *u, const double *v,
                               const double *w, efsi_tracer *t, long count);

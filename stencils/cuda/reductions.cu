@@ -238,3 +238,24 @@ void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
     }
   }
 }
+
+/* The lumen's flux and wall shear (the per-cell formula lumen_at of reductions.h, the
+ * cell's place from the tube's axis recovered from its index); the largest shear combined
+ * by fmax from 0 (a shear is never negative). */
+void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT])
+{
+  static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
+  const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
+  const double h0 = g->h[0], h1 = g->h[1], h2 = g->h[2];
+  const double y0 = (g->offset[1] + 0.5) * h1 - 0.5 * g->length[1];
+  const double z0 = (g->offset[2] + 0.5) * h2 - 0.5 * g->length[2];
+  plane_reduce<LUMEN_COUNT>(g, "lumen_sums", combine, 0.0, plane,
+                            [=] __device__(ptrdiff_t q, double *x) {
+    const ptrdiff_t s[3] = {1, s1, s2};
+    const double h[3] = {h0, h1, h2};
+    const ptrdiff_t k = (q - origin) / s2, j = (q - origin - k * s2) / s1;
+    lumen_at(phi_wall, phi_rbc, u, v, w, q, y0 + j * h1, z0 + k * h2, s, h, mu, x);
+  }, out);
+}
