@@ -14,7 +14,9 @@
 #     the same bodies.csv and diagnostics rows (but wall_seconds) as the uninterrupted
 #     sweep, with besides them only the rows of step 62 that ended the first stint;
 #   - a hematocrit the seeding cannot place (0.7) is refused with exit status 2 before any
-#     run, naming the reachable limit.
+#     run, naming the reachable limit;
+#   - --run plasma runs the plasma reference alone, to time.plasma_end_time, and analyses
+#     nothing; an unknown run label is refused with exit status 2.
 # Skipped (77) without python3's numpy, netCDF4 or matplotlib.
 set -eu
 srcdir=${top_srcdir:-.}
@@ -60,8 +62,10 @@ mpirun = ${EFSI_MPIRUN:-mpirun} -np {ranks}
 EOF
 }
 
-run_study() {   # run_study FILE LOG WHAT: the study of FILE, its output in LOG, shown on failure
-  $study --efsi "$efsi" "$1" > "$2" 2>&1 || { cat "$2"; fail "$3"; }
+run_study() {   # run_study FILE LOG WHAT [OPTIONS]: the study of FILE, its output in LOG
+  file=$1 log=$2 what=$3
+  shift 3
+  $study --efsi "$efsi" "$@" "$file" > "$log" 2>&1 || { cat "$log"; fail "$what"; }
 }
 
 each_run() {   # each_run LOG WORDS: LOG has a line "RUN  WORDS..." for every run
@@ -193,4 +197,20 @@ grep -q "rbc.hematocrit = 0.7 cannot be placed: at most about 0\.[0-9]" "$tmp/ba
   || { cat "$tmp/bad.log"; fail "no seeding message with the reachable limit"; }
 [ ! -e "$tmp/bad/plasma/diagnostics.csv" ] || fail "a run started despite bad input"
 echo "ok: bad input refused with status 2 before any run"
+
+# one run alone (--run), the plasma reference to its own end time
+write_study "$tmp/one.ini" "$tmp/one" 1
+sed -i 's/^end_time = 1$/end_time = 1\nplasma_end_time = 0.5/' "$tmp/one.ini"
+run_study "$tmp/one.ini" "$tmp/one.log" "--run plasma" --run plasma
+[ -s "$tmp/one/plasma/diagnostics.csv" ] || fail "--run plasma wrote no diagnostics"
+[ ! -e "$tmp/one/ht-0.00" ] && [ ! -e "$tmp/one/report.md" ] || fail "--run plasma ran or analysed more"
+t_end=$(tail -n 1 "$tmp/one/plasma/diagnostics.csv" | cut -d, -f2)
+/usr/bin/python3 -c "import sys; t = float(sys.argv[1]); sys.exit(not 0.5 <= t < 0.52)" "$t_end" \
+  || fail "the plasma run ended at t = $t_end, not at time.plasma_end_time = 0.5"
+set +e
+$study --efsi "$efsi" --run ht-0.99 "$tmp/one.ini" > "$tmp/one.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] && grep -q "no such run" "$tmp/one.log" || { cat "$tmp/one.log"; fail "--run ht-0.99 not refused"; }
+echo "ok: --run plasma alone, to t = $t_end; an unknown run refused"
 echo "1 passed, 0 failed"
