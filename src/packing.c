@@ -266,6 +266,16 @@ typedef struct {
   int a, b;
 } rectangle;
 
+/* The sine and cosine of an angle a turned by -w and by +w, from sin a, cos a, sin w, cos w. */
+static void turn_both_ways(double sa, double ca, double sw, double cw, double *s_lo, double *c_lo,
+                           double *s_hi, double *c_hi)
+{
+  *s_lo = sa * cw - ca * sw;
+  *c_lo = ca * cw + sa * sw;
+  *s_hi = sa * cw + ca * sw;
+  *c_hi = ca * cw - sa * sw;
+}
+
 /* Branch and bound over rectangle z of body B's surface (centre cB): the deepest violation
  * of constraint k at the finest rectangles, into *worst. */
 static void search(const packer *P, const pbody *B, const double cB[3], const constraint *k,
@@ -303,18 +313,12 @@ static void search(const packer *P, const pbody *B, const double cB[3], const co
   /* the halves' centres lie a quarter width on either side */
   rectangle lo = z, hi = z;
   if (dt >= dp) {
-    const double s = A->sin_w[0][z.a + 2], c = A->cos_w[0][z.a + 2];
-    lo.st = z.st * c - z.ct * s;
-    lo.ct = z.ct * c + z.st * s;
-    hi.st = z.st * c + z.ct * s;
-    hi.ct = z.ct * c - z.st * s;
+    turn_both_ways(z.st, z.ct, A->sin_w[0][z.a + 2], A->cos_w[0][z.a + 2], &lo.st, &lo.ct,
+                   &hi.st, &hi.ct);
     lo.a = hi.a = z.a + 1;
   } else {
-    const double s = A->sin_w[1][z.b + 2], c = A->cos_w[1][z.b + 2];
-    lo.sp = z.sp * c - z.cp * s;
-    lo.cp = z.cp * c + z.sp * s;
-    hi.sp = z.sp * c + z.cp * s;
-    hi.cp = z.cp * c - z.sp * s;
+    turn_both_ways(z.sp, z.cp, A->sin_w[1][z.b + 2], A->cos_w[1][z.b + 2], &lo.sp, &lo.cp,
+                   &hi.sp, &hi.cp);
     lo.b = hi.b = z.b + 1;
   }
   search(P, B, cB, k, lo, worst);
@@ -674,14 +678,7 @@ static void body_start(const packing_region *r, const packing_family *fam, int f
   uint64_t st = random_stream(r->seed, f, l);
   B->family = f;
   if (fam[f].rotates) {
-    const double u1 = random_uniform(&st), u2 = 2 * pi * random_uniform(&st),
-                 u3 = 2 * pi * random_uniform(&st);
-    const double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2), z = sqrt(u1) * sin(u3),
-                 w = sqrt(u1) * cos(u3);
-    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    memcpy(B->frame, m, sizeof m);
+    random_rotation(&st, B->frame);
   } else {
     memcpy(B->frame, fam[f].frame, sizeof B->frame);
   }

@@ -618,15 +618,7 @@ static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
   b->material = F->material;
   memcpy(b->size, F->size, sizeof b->size);
   if (F->orientation == 0) {
-    /* Uniform random rotation (Shoemake's unit quaternion). */
-    const double u1 = random_uniform(&st), u2 = 2 * pi * random_uniform(&st),
-                 u3 = 2 * pi * random_uniform(&st);
-    const double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2), z = sqrt(u1) * sin(u3),
-                 w = sqrt(u1) * cos(u3);
-    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    memcpy(b->frame, m, sizeof m);
+    random_rotation(&st, b->frame);
   } else {
     aligned_frame(F->orientation, b->frame);
   }

@@ -59,24 +59,6 @@ static efsi_body_family rbcs(double fraction)
   return f;
 }
 
-/* The whole-domain list, base images (centre in the box), in id order. */
-static long whole_list(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                       efsi_body **list)
-{
-  efsi_body *near;
-  long n = 0, kept = 0;
-  const double lo[3] = {0, 0, 0};
-  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, s->length, &near, &n) == 0);
-  for (long m = 0; m < n; m++) {
-    int base = 1;
-    for (int d = 0; d < 3; d++) base &= near[m].center[d] >= 0 && near[m].center[d] < s->length[d];
-    if (base) near[kept++] = near[m];
-  }
-  for (long m = 0; m < kept; m++) ck_assert(near[m].id == m);
-  *list = near;
-  return kept;
-}
-
 /* FNV-1a over the ids, centres and frames. */
 static uint64_t checksum(const efsi_body *b, long n)
 {
@@ -100,17 +82,6 @@ static int same_everywhere(uint64_t value)
   return lo == hi;
 }
 
-static int meets(const efsi_body *b, const double lo[3], const double hi[3])
-{
-  const double r = shape_bounding_radius(b->kind, b->size);
-  double d2 = 0;
-  for (int d = 0; d < 3; d++) {
-    const double e = fmax(fmax(lo[d] - b->center[d], b->center[d] - hi[d]), 0);
-    d2 += e * e;
-  }
-  return d2 <= r * r;
-}
-
 /* Pack, then on this rank's block: bodies_near against the brute-force selection, each
  * body drawn alone, the sum of all fractions (and the wall's) at most 1 + 1e-12.  Returns
  * the drawn volume of the bodies (all ranks) and the largest sum of fractions. */
@@ -125,7 +96,7 @@ static void packed_and_drawn(const efsi_seeding *s, const efsi_body_family *f, i
   ck_assert(report.packed);
   ck_assert(fabs(report.fraction[0] - target) < 0.01);
   efsi_body *all;
-  const long n = whole_list(s, f, nfam, &all);
+  const long n = test_whole_list(s, f, nfam, &all);
   ck_assert_int_eq(n, total);
   const uint64_t sum = checksum(all, n);
   ALL(same_everywhere(sum));
@@ -135,31 +106,9 @@ static void packed_and_drawn(const efsi_seeding *s, const efsi_body_family *f, i
   ck_assert(decomp_create(&dec, MPI_COMM_WORLD, s->cells, any, s->periodic, err, sizeof err) == 0);
   efsi_grid g;
   decomp_grid(&dec, s->cells, s->length, &g);
-  double lo[3], hi[3];
-  for (int d = 0; d < 3; d++) {
-    lo[d] = g.offset[d] * g.h[d];
-    hi[d] = (g.offset[d] + g.n[d]) * g.h[d];
-  }
   efsi_body *mine;
-  long nm = 0;
-  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, hi, &mine, &nm) == 0);
-  long expected = 0, missing = 0;
-  for (long b = 0; b < n; b++)
-    for (int iz = -s->periodic[2]; iz <= s->periodic[2]; iz++)
-      for (int iy = -s->periodic[1]; iy <= s->periodic[1]; iy++)
-        for (int ix = -1; ix <= 1; ix++) {
-          efsi_body image = all[b];
-          const int shift[3] = {ix, iy, iz};
-          for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
-          if (!meets(&image, lo, hi)) continue;
-          expected++;
-          int found = 0;
-          for (long m = 0; m < nm; m++)
-            found |= mine[m].id == image.id &&
-                     memcmp(mine[m].center, image.center, sizeof image.center) == 0 &&
-                     memcmp(mine[m].frame, image.frame, sizeof image.frame) == 0;
-          missing += !found;
-        }
+  long nm = 0, expected = 0;
+  const long missing = test_near_missing(s, f, nfam, &g, all, n, NULL, &mine, &nm, &expected);
   ALL(missing == 0 && expected == nm);
 
   /* each body alone into one, summed into the other; the wall's fraction added */
@@ -268,7 +217,7 @@ START_TEST(platelets_keep_to_their_band)
                            {.kind = BODY_PLATELET, .material = 1, .count = 40,
                             .size = {1, 1, 0.8}, .band = {0.7, 0.9}}};
   efsi_body *all;
-  const long n = whole_list(&s, f, 2, &all);
+  const long n = test_whole_list(&s, f, 2, &all);
   long platelets = 0, outside = 0;
   double lo = 1, hi = 0;
   for (long m = 0; m < n; m++) {
