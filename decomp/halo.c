@@ -282,6 +282,7 @@ int halo_faces(const efsi_halo *h)
 void halo_free(efsi_halo *h)
 {
   if (!h) return;
+  if (h->pending) halo_finish(h);   /* every rank has the same exchange in flight */
   /* GPU to GPU: the last words of both sides, our mapping of the neighbour's buffer closed,
    * and the neighbour's of ours, before ours is released */
   MPI_Request closed[12];
