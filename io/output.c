@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,35 +289,76 @@ void ncfile_commit(efsi_ncfile *f)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
-void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g)
+int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen)
 {
-  ncfile_buffers(f, path, d, g);
-  if (!f->holds_file) return;
-#ifdef HAVE_NETCDF_PAR
-  int rc = nc_open_par(path, NC_NOWRITE, d->comm, MPI_INFO_NULL, &f->ncid);
-#else
-  int rc = nc_open(path, NC_NOWRITE, &f->ncid);
-#endif
-  if (rc != NC_NOERR) efsi_abort(EFSI_EXIT_INPUT, "%s: cannot open: %s", path, nc_strerror(rc));
+  struct { int failed, rank; } mine = {failed != 0, -d->rank}, any;
+  /* the largest (failed, -rank): a failed rank, the lowest of them */
+  MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_2INT, MPI_MAXLOC, d->comm));
+  if (!any.failed) return 0;
+  MPI_CHECK(MPI_Bcast(err, (int)errlen, MPI_CHAR, -any.rank, d->comm));
+  return 1;
 }
 
-void ncfile_get(efsi_ncfile *f, const char *name, double *field)
+int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                char *err, size_t errlen)
+{
+  ncfile_buffers(f, path, d, g);
+  int rc = NC_NOERR;
+  if (f->holds_file) {
+#ifdef HAVE_NETCDF_PAR
+    rc = nc_open_par(path, NC_NOWRITE, d->comm, MPI_INFO_NULL, &f->ncid);
+#else
+    rc = nc_open(path, NC_NOWRITE, &f->ncid);
+#endif
+    if (rc != NC_NOERR) {
+      f->ncid = -1;
+      snprintf(err, errlen, "%s: cannot open: %s", path, nc_strerror(rc));
+    }
+  }
+  if (ncfile_agree(d, rc != NC_NOERR, err, errlen)) {
+    if (f->ncid >= 0) nc_close(f->ncid);
+    ncfile_release(f);
+    return 1;
+  }
+  return 0;
+}
+
+/* The first failure of a read, kept in err; later ones are dropped. */
+static void read_failed(int *failed, int rc, const char *path, const char *name, char *err,
+                        size_t errlen)
+{
+  if (*failed || rc == NC_NOERR) return;
+  *failed = 1;
+  snprintf(err, errlen, "%s: reading variable %s: %s (a damaged file?)", path, name,
+           nc_strerror(rc));
+}
+
+int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_t errlen)
 {
   const efsi_grid *g = f->g;
-  int varid = -1;
-  if (f->holds_file) NC_CHECK_INPUT(nc_inq_varid(f->ncid, name, &varid), f->path, name);
+  int varid = -1, failed = 0;
+  /* every rank goes through every collective call and message, failed or not, so that
+   * none waits for another; the verdict is shared at the end */
+  if (f->holds_file) read_failed(&failed, nc_inq_varid(f->ncid, name, &varid), f->path, name,
+                                 err, errlen);
+  const size_t cells = grid_cells(g);
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK_INPUT(nc_var_par_access(f->ncid, varid, NC_COLLECTIVE), f->path, name);
   size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
   size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
-  NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->block), f->path, name);
+  if (!failed) read_failed(&failed, nc_var_par_access(f->ncid, varid, NC_COLLECTIVE), f->path,
+                           name, err, errlen);
+  if (!failed) read_failed(&failed, nc_get_vara_double(f->ncid, varid, start, count, f->block),
+                           f->path, name, err, errlen);
 #else
   const size_t row_plane = (size_t)g->n[0] * g->n[1];
   for (int kg = 0; kg < g->global_n[2]; kg++) {
     if (f->d->rank == 0) {
       size_t start[3] = {(size_t)kg, 0, 0};
       size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
-      NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->plane), f->path, name);
+      const size_t plane = (size_t)g->global_n[0] * g->global_n[1];
+      if (!failed) read_failed(&failed, nc_get_vara_double(f->ncid, varid, start, count,
+                                                           f->plane), f->path, name, err, errlen);
+      if (failed) memset(f->plane, 0, plane * sizeof(double));
       for (int r = 0; r < f->d->size; r++) {
         const int *b = f->blocks[r];
         if (!holds_plane(b, kg)) continue;
@@ -333,11 +375,24 @@ void ncfile_get(efsi_ncfile *f, const char *name, double *field)
     }
   }
 #endif
+  /* a NaN or an infinity would blow the run up at its first step: refuse it here, with the
+   * first such cell (global indices) */
+  for (size_t c = 0; !failed && c < cells; c++) {
+    if (isfinite(f->block[c])) continue;
+    const size_t i = c % (size_t)g->n[0], j = c / (size_t)g->n[0] % (size_t)g->n[1];
+    const size_t k = c / ((size_t)g->n[0] * g->n[1]);
+    snprintf(err, errlen, "%s: variable %s holds %s at cell (%zu, %zu, %zu)", f->path, name,
+             isnan(f->block[c]) ? "NaN" : "an infinite value", i + (size_t)g->offset[0],
+             j + (size_t)g->offset[1], k + (size_t)g->offset[2]);
+    failed = 1;
+  }
+  if (ncfile_agree(f->d, failed, err, errlen)) return 1;
   unpack_block(g, f->block, field);
+  return 0;
 }
 
 void ncfile_close(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  if (f->holds_file && f->ncid >= 0) nc_close(f->ncid);
   ncfile_release(f);
 }

@@ -61,14 +61,23 @@ void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values);
  * when the final file is in place for every rank. */
 void ncfile_commit(efsi_ncfile *f);
 
-/* Collective: open an existing file for reading (header already checked by the caller). */
-void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g);
+/* Collective: open an existing file for reading (header already checked by the caller).
+ * Nonzero on every rank, with the same one-line message naming the file, when it cannot be
+ * opened (then nothing is to be closed). */
+int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                char *err, size_t errlen);
 
 /* Collective: read variable name (dims z, y, x) into the owned cells of field; halos are
- * left alone.  A read failure stops the run with the input status naming file and name. */
-void ncfile_get(efsi_ncfile *f, const char *name, double *field);
+ * left alone.  Every value must be finite.  Nonzero on every rank, with the same one-line
+ * message naming the file and the variable, when it cannot be read (a damaged file) or
+ * holds a NaN or an infinity. */
+int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_t errlen);
 
 /* Collective: close a file opened for reading. */
 void ncfile_close(efsi_ncfile *f);
+
+/* Collective: did any rank fail?  The message of the lowest failing rank goes to every
+ * rank's err; returns nonzero on every rank when one failed. */
+int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen);
 
 #endif

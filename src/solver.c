@@ -379,8 +379,9 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     k->laplacian(g, sv->div, sv->lap_div);
     k->laplacian(g, s->p, sv->lap_p);
   }
-  double sums[SUM_COUNT];
+  double sums[SUM_COUNT + 1];   /* and one slot more: the stop votes */
   k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
+  sums[SUM_COUNT] = sv->stop_vote;
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
@@ -389,8 +390,9 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     timer_stop(&sv->timers, TIMER_SYNC);
   }
   timer_start(&sv->timers, TIMER_ALLREDUCE);
-  global_sum(sv->decomp, sums, SUM_COUNT);
+  global_sum(sv->decomp, sums, SUM_COUNT + 1);
   timer_stop(&sv->timers, TIMER_ALLREDUCE);
+  sv->stop_agreed = sums[SUM_COUNT] > 0;
   for (int k = 0; k < SUM_COUNT; k++)
     if (!isfinite(sums[k])) return 1;
 
