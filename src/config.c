@@ -344,8 +344,10 @@ static void apply_override(parse_state *s, const char *text)
 {
   char section[128], name[128], value[1024];
   origin here = {0, text};
-  const char *eq = strchr(text, '='), *dot = strchr(text, '.');
   while (is_blank(*text)) text++;
+  const char *eq = strchr(text, '='), *dot = strchr(text, '.');
+  /* a dot only after the '=' (in the value) is no section.key */
+  if (dot && eq && dot > eq) dot = NULL;
   size_t lsec = dot ? (size_t)(dot - text) : 0, lname = eq && dot ? (size_t)(eq - dot - 1) : 0;
   while (lname > 0 && is_blank(dot[lname])) lname--;
   if (!eq || !dot || dot > eq || lsec == 0 || lname == 0 || lsec >= sizeof section ||
