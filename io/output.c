@@ -8,11 +8,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -170,23 +173,87 @@ static void ncfile_release(efsi_ncfile *f)
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
+{
+  const int reason = errno;
+  remove(f->temp);
+  efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s%s%s (%s); the files written before "
+             "are intact", f->path, nc_strerror(rc), reason ? ": " : "",
+             reason ? strerror(reason) : "", call);
+}
+
+/* Tests only (docs/building.md, "Testing faults"): EFSI_TEST_STALL_WRITE=NAME[:SECONDS]
+ * makes the writers of the files whose names start with NAME (restart_00000020.nc, or
+ * restart for every restart file) pause for SECONDS (default 600) after the first variable,
+ * so that a test can signal or kill the run in the middle of a write.  Returns the seconds,
+ * 0 when the file is not named. */
+static int stall_requested(const char *path)
+{
+  const char *asked = getenv("EFSI_TEST_STALL_WRITE"), *base = strrchr(path, '/');
+  if (!asked || !*asked) return 0;
+  base = base ? base + 1 : path;
+  const char *colon = strchr(asked, ':');
+  const size_t len = colon ? (size_t)(colon - asked) : strlen(asked);
+  if (strncmp(base, asked, len) != 0) return 0;
+  const int seconds = colon ? atoi(colon + 1) : 600;
+  return seconds > 0 ? seconds : 0;
+}
+
+/* Rank 0: is there room for bytes more in the folder of path (free space for this user,
+ * the process's file-size limit)?  0, or an errno-like reason with the figures in why. */
+static int room_for(const char *path, double bytes, char *why, size_t len)
+{
+  char dir[EFSI_PATH_LEN];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  struct statvfs fs;
+  if (statvfs(dir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < bytes) {
+    snprintf(why, len, "%.1f MiB free in %s, the file needs about %.1f MiB",
+             (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0, dir, bytes / 1048576.0);
+    return ENOSPC;
+  }
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+      && (double)limit.rlim_cur < bytes) {
+    snprintf(why, len, "the file-size limit (ulimit -f) is %.0f KiB, the file needs about "
+             "%.0f KiB", (double)limit.rlim_cur / 1024.0, bytes / 1024.0);
+    return EFBIG;
+  }
+  return 0;
+}
+
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3])
+                   const efsi_grid *g, int dim[3], int nvars)
 {
   ncfile_buffers(f, path, d, g);
+  f->stall = stall_requested(path);
   dim[0] = dim[1] = dim[2] = -1;
+  /* A full disk found by parallel HDF5 in the middle of a collective write can leave the
+   * ranks waiting for each other; look for the room first, so that the common case stops
+   * cleanly before anything is written. */
+  const double bytes = (double)nvars * 8.0 * g->global_n[0] * (double)g->global_n[1]
+                     * g->global_n[2] + 262144.0;
+  char why[EFSI_PATH_LEN + 128] = "";
+  int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
+  MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
+  if (reason && d->rank == 0)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
+               "intact", f->path, strerror(reason), why);
+  if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
   if (!f->holds_file) return;
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK(nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
+  NCFILE_CHECK(f, nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
 #else
-  NC_CHECK(nc_create(f->temp, NC_NETCDF4 | NC_CLOBBER, &f->ncid));
+  NCFILE_CHECK(f, nc_create(f->temp, NC_NETCDF4 | NC_CLOBBER, &f->ncid));
 #endif
   /* Every value is written, so HDF5 need not pre-fill. */
-  NC_CHECK(nc_set_fill(f->ncid, NC_NOFILL, NULL));
+  NCFILE_CHECK(f, nc_set_fill(f->ncid, NC_NOFILL, NULL));
   /* CF order: the slowest index first. */
-  NC_CHECK(nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
-  NC_CHECK(nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
-  NC_CHECK(nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
 }
 
 int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
@@ -194,18 +261,18 @@ int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
 {
   int id = -1;
   if (!f->holds_file) return id;
-  NC_CHECK(nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
-  NC_CHECK(nc_put_att_text(f->ncid, id, "units", strlen(units), units));
-  NC_CHECK(nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
+  NCFILE_CHECK(f, nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "units", strlen(units), units));
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK(nc_var_par_access(f->ncid, id, NC_COLLECTIVE));
+  NCFILE_CHECK(f, nc_var_par_access(f->ncid, id, NC_COLLECTIVE));
 #endif
   return id;
 }
 
 void ncfile_enddef(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_enddef(f->ncid));
+  if (f->holds_file) NCFILE_CHECK(f, nc_enddef(f->ncid));
 }
 
 #ifndef HAVE_NETCDF_PAR
@@ -230,6 +297,8 @@ static int holds_plane(const int block[6], int kg)
 }
 #endif
 
+static void stall_if_asked(efsi_ncfile *f);
+
 void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
 {
   const efsi_grid *g = f->g;
@@ -237,7 +306,7 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
 #ifdef HAVE_NETCDF_PAR
   size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
   size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
-  NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->block));
+  NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->block));
 #else
   const size_t row_plane = (size_t)g->n[0] * g->n[1];
   for (int kg = 0; kg < g->global_n[2]; kg++) {
@@ -255,13 +324,23 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
       }
       size_t start[3] = {(size_t)kg, 0, 0};
       size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
-      NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->plane));
+      NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->plane));
     } else if (kg >= g->offset[2] && kg < g->offset[2] + g->n[2]) {
       MPI_CHECK(MPI_Send(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
                          MPI_DOUBLE, 0, TAG_PLANE, f->d->comm));
     }
   }
 #endif
+  stall_if_asked(f);
+}
+
+static void stall_if_asked(efsi_ncfile *f)
+{
+  if (!f->stall) return;
+  fprintf(stderr, "efsi: test: stalling in the write of %s\n", f->path);
+  fflush(stderr);
+  for (unsigned left = (unsigned)f->stall; left > 0;) left = sleep(left);   /* through signals */
+  f->stall = 0;
 }
 
 void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values)
@@ -269,19 +348,27 @@ void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values)
   if (!f->holds_file) return;
   /* Collective with parallel NetCDF: every rank calls, only rank 0 has data. */
   size_t start = 0, count = f->d->rank == 0 ? n : 0;
-  NC_CHECK(nc_put_vara_double(f->ncid, varid, &start, &count, values));
+  NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, &start, &count, values));
 }
 
 void ncfile_commit(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  if (f->holds_file) NCFILE_CHECK(f, nc_close(f->ncid));
   /* Every rank's data is in the closed temporary file before it takes the final name. */
   MPI_CHECK(MPI_Barrier(f->d->comm));
   int failed = 0;
-  if (f->d->rank == 0 && rename(f->temp, f->path) != 0) failed = errno;
-  if (failed)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot rename %s to %s: %s", f->temp, f->path,
-               strerror(failed));
+  if (f->d->rank == 0) {
+    /* on the disk, not only in the page cache, before the name says "complete" */
+    const int fd = open(f->temp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) failed = errno;
+    if (fd >= 0) close(fd);
+    if (!failed && rename(f->temp, f->path) != 0) failed = errno;
+  }
+  if (failed) {
+    remove(f->temp);
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s (the files written before are "
+               "intact)", f->path, strerror(failed));
+  }
   /* No rank goes on (and perhaps reads the file) before the rename. */
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, f->d->comm));
   ncfile_release(f);

@@ -5,10 +5,12 @@
 #ifndef EFSI_OUTPUT_H
 #define EFSI_OUTPUT_H
 
+#include <errno.h>
 #include <stddef.h>
 
 #include "decomp/decomp.h"
 #include "base/grid.h"
+#include "base/errors.h"
 #include "base/limits.h"
 
 /* Rank 0 only (the driver broadcasts the result).  Creates dir and its parents when
@@ -34,12 +36,22 @@ typedef struct {
   double *plane;             /* serial build, rank 0: one global z-plane */
   double *piece;             /* serial build, rank 0: one rank's part of a plane */
   int (*blocks)[6];          /* serial build, rank 0: offset[3], n[3] of every rank */
+  int stall;                 /* tests only: stop in the middle of writing (EFSI_TEST_STALL_WRITE) */
 } efsi_ncfile;
 
+/* A NetCDF call on a file being written failed: remove the temporary file (the previous
+ * files are untouched) and stop every rank with status 1, naming the file, the NetCDF
+ * message and the system's reason (a full disk, a quota, a file-size limit). */
+EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call);
+#define NCFILE_CHECK(f, call) do { errno = 0; int nc_rc_ = (call); \
+  if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
+
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
- * sizes; ids in dim[0..2] in that order).  The file stays in define mode. */
+ * sizes; ids in dim[0..2] in that order).  The file stays in define mode.  nvars: the 3-D
+ * variables it will hold; when the folder has less room (free space, the file-size limit)
+ * the run stops as in ncfile_failed before the file is created. */
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3]);
+                   const efsi_grid *g, int dim[3], int nvars);
 
 /* Where holds_file: a double variable over dims (1 or 3 of them) with units and
  * long_name attributes, collective access with parallel NetCDF.  Returns its id. */

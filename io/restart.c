@@ -43,25 +43,25 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   const int nfields = s->nfields;
   int id[SNAPSHOT_MAX_FIELDS], dim[3];
   efsi_ncfile f;
-  ncfile_create(&f, path, d, g, dim);
+  ncfile_create(&f, path, d, g, dim, nfields);
   for (int n = 0; n < nfields; n++)
     id[n] = ncfile_define(&f, field[n].name, 3, dim, field[n].units, field[n].long_name);
   if (f.holds_file) {
     const int format = RESTART_FORMAT;
     const long long step = s->step;
     const char *materials = s->materials;
-    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
-    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
+    NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
+    NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
     for (int dir = 1; dir < 3; dir++) {
       const char *type = boundary_name(d->periodic[dir]);
-      NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
+      NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
                                strlen(type), type));
     }
-    NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));
-    NC_CHECK(nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
+    NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));
+    NCFILE_CHECK(&f, nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
   }
   /* The tracers (gathered on rank 0) as 1-D variables over the dimension "tracer"; a
    * case without bodies has no such dimension (a zero length would make it unlimited). */
@@ -70,7 +70,7 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   int tracer_id[TRACER_VARIABLES];
   if (ntr > 0) {
     int tdim = -1;
-    if (f.holds_file) NC_CHECK(nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
+    if (f.holds_file) NCFILE_CHECK(&f, nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
     for (int v = 0; v < TRACER_VARIABLES; v++)
       tracer_id[v] = ncfile_define(&f, tracer_name[v], 1, &tdim, v < 2 ? "1" : "um",
                                    "body tracer (docs/tracers.md)");

@@ -54,7 +54,7 @@ int stop_wall_due(const efsi_wall_budget *b, double elapsed)
   return elapsed + 2.0 * (b->longest_step + b->write_seconds) >= b->limit;
 }
 
-double stop_write_estimate(double bytes) { return bytes / 50e6 + 1.0; }
+double stop_write_estimate(double bytes) { return bytes / 50e6 + 0.05; }
 
 void stop_format_duration(double seconds, char *buf, size_t len)
 {

@@ -34,7 +34,7 @@ typedef struct {
  * after that step.) */
 int stop_wall_due(const efsi_wall_budget *b, double elapsed);
 
-/* The estimate of a restart write before one is measured: bytes at 50 MB/s, plus 1 s. */
+/* The estimate of a restart write before one is measured: bytes at 50 MB/s, plus 0.05 s. */
 double stop_write_estimate(double bytes);
 
 /* "HH:MM:SS" of seconds (hours as many as needed) into buf. */
