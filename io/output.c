@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -376,6 +378,56 @@ void ncfile_commit(efsi_ncfile *f)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
+int ncfile_probe(const char *path, char *err, size_t errlen)
+{
+  fflush(stdout);
+  fflush(stderr);
+  const pid_t child = fork();
+  if (child < 0) return 0;   /* no probe: the caller reads the file itself */
+  if (child == 0) {
+    /* the child: every name, dimension and attribute the readers will ask for */
+    int ncid, ndims = 0, nvars = 0, natts = 0;
+    if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+      nc_inq(ncid, &ndims, &nvars, &natts, NULL);
+      char name[NC_MAX_NAME + 1];
+      for (int a = 0; a < natts; a++) nc_inq_attname(ncid, NC_GLOBAL, a, name);
+      for (int v = 0; v < nvars; v++) {
+        int n = 0, vatts = 0;
+        nc_type type;
+        if (nc_inq_varndims(ncid, v, &n) != NC_NOERR || n < 0 || n > NC_MAX_VAR_DIMS) continue;
+        int dims[NC_MAX_VAR_DIMS];
+        nc_inq_var(ncid, v, name, &type, NULL, dims, &vatts);
+        for (int d = 0; d < n; d++) {
+          size_t len;
+          nc_inq_dimlen(ncid, dims[d], &len);
+        }
+      }
+      nc_close(ncid);
+    }
+    _exit(0);
+  }
+  /* a damaged file can also send the library into an endless loop: 30 s for what takes
+   * milliseconds on a sound file */
+  int status = 0, waited = 0;
+  pid_t done = 0;
+  while ((done = waitpid(child, &status, WNOHANG)) == 0 && waited < 30000) {
+    usleep(1000 * (waited < 100 ? 1 : 20));
+    waited += waited < 100 ? 1 : 20;
+  }
+  if (done == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    snprintf(err, errlen, "%s: a damaged file: the NetCDF library does not finish reading "
+             "its header", path);
+    return 1;
+  }
+  if (done > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+  snprintf(err, errlen, "%s: a damaged file: the NetCDF library fails on it (%s %d)", path,
+           WIFSIGNALED(status) ? "signal" : "exit status",
+           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  return 1;
+}
+
 int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen)
 {
   struct { int failed, rank; } mine = {failed != 0, -d->rank}, any;
@@ -465,11 +517,12 @@ int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_
   /* a NaN or an infinity would blow the run up at its first step: refuse it here, with the
    * first such cell (global indices) */
   for (size_t c = 0; !failed && c < cells; c++) {
-    if (isfinite(f->block[c])) continue;
+    if (isfinite(f->block[c]) && f->block[c] != NC_FILL_DOUBLE) continue;
     const size_t i = c % (size_t)g->n[0], j = c / (size_t)g->n[0] % (size_t)g->n[1];
     const size_t k = c / ((size_t)g->n[0] * g->n[1]);
     snprintf(err, errlen, "%s: variable %s holds %s at cell (%zu, %zu, %zu)", f->path, name,
-             isnan(f->block[c]) ? "NaN" : "an infinite value", i + (size_t)g->offset[0],
+             isnan(f->block[c]) ? "NaN" : isinf(f->block[c]) ? "an infinite value"
+             : "the NetCDF fill value (never written: a truncated file?)", i + (size_t)g->offset[0],
              j + (size_t)g->offset[1], k + (size_t)g->offset[2]);
     failed = 1;
   }

@@ -73,6 +73,12 @@ void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values);
  * when the final file is in place for every rank. */
 void ncfile_commit(efsi_ncfile *f);
 
+/* One process, before it opens a file a user hands us (restart, voxels): the NetCDF and
+ * HDF5 libraries crash on some damaged files (docs/building.md, "Fuzzing"), so a child
+ * process opens it first and reads its names, dimensions and attributes.  Nonzero with a
+ * one-line message naming the file when the child does not come back cleanly. */
+int ncfile_probe(const char *path, char *err, size_t errlen);
+
 /* Collective: open an existing file for reading (header already checked by the caller).
  * Nonzero on every rank, with the same one-line message naming the file, when it cannot be
  * opened (then nothing is to be closed). */
@@ -82,7 +88,8 @@ int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const ef
 /* Collective: read variable name (dims z, y, x) into the owned cells of field; halos are
  * left alone.  Every value must be finite.  Nonzero on every rank, with the same one-line
  * message naming the file and the variable, when it cannot be read (a damaged file) or
- * holds a NaN or an infinity. */
+ * holds a NaN, an infinity or the NetCDF fill value (what a truncated classic file reads
+ * past its end). */
 int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_t errlen);
 
 /* Collective: close a file opened for reading. */

@@ -110,6 +110,7 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
   *n = 0;
   *tracers = NULL;
   int ncid, dim;
+  if (ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
     nc_close(ncid);
@@ -183,11 +184,14 @@ static int read_stamp(int ncid, const char *path, long long *step, double *time,
 static int check_variable(int ncid, const char *path, const char *name, const int cells[3],
                           char *err, size_t errlen)
 {
-  int id, ndims, dims[NC_MAX_VAR_DIMS];
+  int id, ndims = 0, dims[NC_MAX_VAR_DIMS];
   nc_type type;
   if (nc_inq_varid(ncid, name, &id) != NC_NOERR)
     return nc_message(err, errlen, "%s: variable %s is missing", path, name);
-  NC_TRY(nc_inq_var(ncid, id, NULL, &type, &ndims, dims, NULL), path, name, err, errlen);
+  /* the number of dimensions first: a damaged file may claim more than dims holds */
+  NC_TRY(nc_inq_varndims(ncid, id, &ndims), path, name, err, errlen);
+  NC_TRY(nc_inq_vartype(ncid, id, &type), path, name, err, errlen);
+  if (ndims == 3) NC_TRY(nc_inq_vardimid(ncid, id, dims), path, name, err, errlen);
   size_t len[3] = {0, 0, 0};
   for (int k = 0; k < ndims && k < 3; k++)
     NC_TRY(nc_inq_dimlen(ncid, dims[k], &len[k]), path, name, err, errlen);
@@ -246,6 +250,7 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
                        restart_header *h)
 {
   int ncid;
+  if (ncfile_probe(path, h->message, MESSAGE_LEN)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", h->message, MESSAGE_LEN);
   int failed = read_stamp(ncid, path, &h->step, &h->time, h->message, MESSAGE_LEN)
             || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
@@ -295,6 +300,8 @@ int restart_peek(const char *path, long *step, double *time, char *err, size_t e
 {
   int ncid;
   long long stored_step = 0;
+  *step = -1;
+  if (ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   int failed = read_stamp(ncid, path, &stored_step, time, err, errlen);
   nc_close(ncid);

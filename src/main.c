@@ -28,6 +28,7 @@
 #include "src/init_solid.h"
 #include "io/output.h"
 #include "io/restart.h"
+#include "io/voxels.h"
 #include "src/run.h"
 #include "src/state.h"
 #include "src/stop.h"
@@ -325,6 +326,12 @@ int main(int argc, char **argv)
   /* sizes first: the seeding below allocates per body, the decomposition per rank */
   if (!bad) bad = block_fits(&cfg, planned, err, sizeof err);
   static efsi_case_bodies bodies;
+  if (!bad && cfg.voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
+    if (rank == 0)
+      bad = voxels_validate(cfg.voxels_file, cfg.voxels_variable, cfg.voxels_moduli, cfg.cells,
+                            err, sizeof err);
+    MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  }
   if (!bad) bad = case_bodies(&cfg, &bodies, err, sizeof err);
   if (!bad) {
     char why[1024] = "";

@@ -1,7 +1,7 @@
 /* libFuzzer target: the voxel-file reader (docs/building.md, "Fuzzing").  The input is
- * written to a file and checked and read as a case's voxels.file would be, as a phi and as
- * a label variable, on a grid of the file's own dimensions where they are small (so that
- * the values are read too) and on a fixed 4 x 4 x 4 grid. */
+ * written to a file and validated, checked and read as a case's voxels.file would be, as a
+ * phi and as a label variable, on a grid of the file's own dimensions where they are small
+ * (so that the values are read too) and on a fixed 4 x 4 x 4 grid. */
 #include <mpi.h>
 #include <netcdf.h>
 #include <stdint.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/grid.h"
+#include "io/output.h"
 #include "io/voxels.h"
 
 static char path[64];
@@ -63,9 +64,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   fclose(f);
   const int fixed[3] = {4, 4, 4};
   int n[3];
+  char err[1024];
   for (int variable = VOXELS_PHI; variable <= VOXELS_LABEL; variable++) {
-    read_as(variable, fixed);
-    if (small_dims(variable == VOXELS_PHI ? "phi" : "label", n)) read_as(variable, n);
+    /* as efsi reads a voxel file: rank 0 validates it (probing it first), then every rank
+     * checks the header and reads its block */
+    if (voxels_validate(path, variable, 3, fixed, err, sizeof err) == 0) read_as(variable, fixed);
+    if (ncfile_probe(path, err, sizeof err) == 0
+        && small_dims(variable == VOXELS_PHI ? "phi" : "label", n)
+        && voxels_validate(path, variable, 3, n, err, sizeof err) == 0)
+      read_as(variable, n);
   }
   unlink(path);
   return 0;

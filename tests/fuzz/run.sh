@@ -4,7 +4,8 @@
 # TARGET is config (the case-file parser with --set overrides), restart or voxels.  Builds
 # the targets when OUT (default build-fuzz/) has none, starts from the seeds in
 # tests/fuzz/corpus/TARGET and the corpus of earlier campaigns in OUT/corpus-TARGET, runs
-# libFuzzer on one core and writes every crash or sanitizer report to OUT/findings-TARGET/.
+# libFuzzer on one core (-fork=1: a crash is recorded and the campaign goes on) and writes
+# every crash or sanitizer report to OUT/findings-TARGET/.
 # Ends with libFuzzer's statistics: executions, coverage (cov: edges, ft: features).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -19,6 +20,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 cd "$out/findings-$target"
-exec "$out/fuzz_$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+exec "$out/fuzz_$target" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
+  -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
   -print_final_stats=1 -artifact_prefix="$out/findings-$target/" \
   "$out/corpus-$target" "$top/tests/fuzz/corpus/$target"
