@@ -12,7 +12,7 @@ command -v clang > /dev/null || { echo "build.sh: clang is missing (Debian: clan
 export OMPI_CC=clang
 nc_cflags=$(pkg-config --cflags netcdf-mpi 2>/dev/null || pkg-config --cflags netcdf)
 nc_libs=$(pkg-config --libs netcdf-mpi 2>/dev/null || pkg-config --libs netcdf)
-defines="-DPACKAGE_VERSION=\"fuzz\" -D_DEFAULT_SOURCE"
+defines="-D_DEFAULT_SOURCE"
 mpi_inc=$(pkg-config --variable=libdir netcdf-mpi 2>/dev/null)/netcdf/mpi/include
 if [ -f "$mpi_inc/netcdf_par.h" ]; then
   nc_cflags="-I$mpi_inc $nc_cflags"
@@ -28,7 +28,7 @@ for src in "$top"/base/*.c "$top"/stencils/*.c "$top"/decomp/*.c "$top"/io/*.c "
   case $src in */src/main.c) continue ;; esac
   obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o
   # shellcheck disable=SC2086
-  mpicc $cflags -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
+  mpicc $cflags -DPACKAGE_VERSION='"fuzz"' -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
   objects="$objects $obj"
 done
 for target in config restart voxels; do
