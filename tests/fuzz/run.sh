@@ -4,8 +4,10 @@
 # TARGET is config (the case-file parser with --set overrides), restart or voxels.  Builds
 # the targets when OUT (default build-fuzz/) has none, starts from the seeds in
 # tests/fuzz/corpus/TARGET and the corpus of earlier campaigns in OUT/corpus-TARGET, runs
-# libFuzzer on one core (-fork=1: a crash is recorded and the campaign goes on) and writes
-# every crash or sanitizer report to OUT/findings-TARGET/.
+# libFuzzer on one core and writes a crash, sanitizer report, hang or memory blow-up to
+# OUT/findings-TARGET/ (the campaign stops at the first: fix it, keep the input in
+# tests/fuzz/regressions/TARGET/ and start again; FUZZ_FLAGS="-fork=1 -ignore_crashes=1"
+# collects them all instead).
 # Ends with libFuzzer's statistics: executions, coverage (cov: edges, ft: features).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,9 +20,12 @@ mkdir -p "$out/corpus-$target" "$out/findings-$target"
 # MPI runs as one process without mpirun; HDF5's caches live for the whole process
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+# a damaged file that sends the NetCDF library into an endless loop: given up after 2 s
+export EFSI_TEST_PROBE_SECONDS=2
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 cd "$out/findings-$target"
+# shellcheck disable=SC2086
 exec "$out/fuzz_$target" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
-  -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+  ${FUZZ_FLAGS:-} \
   -print_final_stats=1 -artifact_prefix="$out/findings-$target/" \
   "$out/corpus-$target" "$top/tests/fuzz/corpus/$target"
