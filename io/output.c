@@ -378,74 +378,91 @@ void ncfile_commit(efsi_ncfile *f)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
+/* The verdict of one probe of a file (path, inode, size, time): the readers of a file
+ * probe it once. */
+static struct {
+  char path[EFSI_PATH_LEN];
+  struct stat st;
+  int failed;
+  char message[1024];
+} probed;
+
+static int same_file(const char *path, const struct stat *st)
+{
+  return strcmp(probed.path, path) == 0 && st->st_ino == probed.st.st_ino
+      && st->st_size == probed.st.st_size && st->st_mtim.tv_sec == probed.st.st_mtim.tv_sec
+      && st->st_mtim.tv_nsec == probed.st.st_mtim.tv_nsec;
+}
+
+/* The child process of ncfile_probe: every name, dimension and attribute the readers will
+ * ask for; what the library (or a sanitizer) says on its way down is the parent's one line. */
+static void probe_child(const char *path)
+{
+  const int quiet = open("/dev/null", O_WRONLY);
+  if (quiet >= 0) dup2(quiet, 2);
+  int ncid, ndims = 0, nvars = 0, natts = 0;
+  if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+    nc_inq(ncid, &ndims, &nvars, &natts, NULL);
+    char name[NC_MAX_NAME + 1];
+    for (int a = 0; a < natts; a++) nc_inq_attname(ncid, NC_GLOBAL, a, name);
+    for (int v = 0; v < nvars; v++) {
+      int n = 0, vatts = 0;
+      nc_type type;
+      if (nc_inq_varndims(ncid, v, &n) != NC_NOERR || n < 0 || n > NC_MAX_VAR_DIMS) continue;
+      int dims[NC_MAX_VAR_DIMS];
+      nc_inq_var(ncid, v, name, &type, NULL, dims, &vatts);
+      for (int d = 0; d < n; d++) {
+        size_t len;
+        nc_inq_dimlen(ncid, dims[d], &len);
+      }
+    }
+    nc_close(ncid);
+  }
+  _exit(0);
+}
+
 int ncfile_probe(const char *path, char *err, size_t errlen)
 {
-  /* the readers of one file probe it once: the same path, inode, size and time passed */
-  static char passed[EFSI_PATH_LEN];
-  static struct stat passed_stat;
   struct stat st;
-  const int known = stat(path, &st) == 0;
-  if (known && strcmp(passed, path) == 0 && st.st_ino == passed_stat.st_ino
-      && st.st_size == passed_stat.st_size && st.st_mtim.tv_sec == passed_stat.st_mtim.tv_sec
-      && st.st_mtim.tv_nsec == passed_stat.st_mtim.tv_nsec)
-    return 0;
-  passed[0] = '\0';
+  const int known = stat(path, &st) == 0 && strlen(path) < sizeof probed.path;
+  if (known && same_file(path, &st)) {
+    if (probed.failed) snprintf(err, errlen, "%s", probed.message);
+    return probed.failed;
+  }
   fflush(stdout);
   fflush(stderr);
   const pid_t child = fork();
   if (child < 0) return 0;   /* no probe: the caller reads the file itself */
-  if (child == 0) {
-    /* the child: every name, dimension and attribute the readers will ask for; what the
-     * library (or a sanitizer) says on its way down is the parent's one line */
-    const int quiet = open("/dev/null", O_WRONLY);
-    if (quiet >= 0) dup2(quiet, 2);
-    int ncid, ndims = 0, nvars = 0, natts = 0;
-    if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
-      nc_inq(ncid, &ndims, &nvars, &natts, NULL);
-      char name[NC_MAX_NAME + 1];
-      for (int a = 0; a < natts; a++) nc_inq_attname(ncid, NC_GLOBAL, a, name);
-      for (int v = 0; v < nvars; v++) {
-        int n = 0, vatts = 0;
-        nc_type type;
-        if (nc_inq_varndims(ncid, v, &n) != NC_NOERR || n < 0 || n > NC_MAX_VAR_DIMS) continue;
-        int dims[NC_MAX_VAR_DIMS];
-        nc_inq_var(ncid, v, name, &type, NULL, dims, &vatts);
-        for (int d = 0; d < n; d++) {
-          size_t len;
-          nc_inq_dimlen(ncid, dims[d], &len);
-        }
-      }
-      nc_close(ncid);
-    }
-    _exit(0);
-  }
+  if (child == 0) probe_child(path);
   /* a damaged file can also send the library into an endless loop: 30 s for what takes
    * milliseconds on a sound file */
   const char *limit = getenv("EFSI_TEST_PROBE_SECONDS");   /* tests: a shorter wait */
-  const int deadline = limit && atoi(limit) > 0 ? 1000 * atoi(limit) : 30000;
+  const int deadline = limit && atof(limit) > 0 ? (int)(1000 * atof(limit)) : 30000;
   int status = 0, waited = 0;
   pid_t done = 0;
   while ((done = waitpid(child, &status, WNOHANG)) == 0 && waited < deadline) {
     usleep(1000 * (waited < 100 ? 1 : 20));
     waited += waited < 100 ? 1 : 20;
   }
+  char message[1024] = "";
   if (done == 0) {
     kill(child, SIGKILL);
     waitpid(child, &status, 0);
-    snprintf(err, errlen, "%s: a damaged file: the NetCDF library does not finish reading "
-             "its header", path);
-    return 1;
+    snprintf(message, sizeof message, "%.900s: a damaged file: the NetCDF library does not "
+             "finish reading its header", path);
+  } else if (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(message, sizeof message, "%.900s: a damaged file: the NetCDF library fails on it "
+             "(%s %d)", path, WIFSIGNALED(status) ? "signal" : "exit status",
+             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
   }
-  if (done > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    if (known && strlen(path) < sizeof passed) {
-      snprintf(passed, sizeof passed, "%s", path);
-      passed_stat = st;
-    }
-    return 0;
+  if (known) {
+    snprintf(probed.path, sizeof probed.path, "%s", path);
+    probed.st = st;
+    probed.failed = message[0] != '\0';
+    snprintf(probed.message, sizeof probed.message, "%s", message);
   }
-  snprintf(err, errlen, "%s: a damaged file: the NetCDF library fails on it (%s %d)", path,
-           WIFSIGNALED(status) ? "signal" : "exit status",
-           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  if (!message[0]) return 0;
+  snprintf(err, errlen, "%s", message);
   return 1;
 }
 

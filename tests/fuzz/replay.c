@@ -51,8 +51,8 @@ int main(int argc, char **argv)
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/tests/fuzz/%s/%s", EFSI_TOP_SRCDIR, kinds[k], FUZZ_TARGET);
     const int n = replay_folder(dir);
-    if (n < 0) missing++;
-    else total += n;
+    if (n < 0 && k == 0) missing++;   /* the seeds must be there; a target may have no finding */
+    else if (n > 0) total += n;
   }
   MPI_Finalize();
   printf("fuzz target %s: %d inputs replayed\n", FUZZ_TARGET, total);
