@@ -23,7 +23,7 @@ void cli_usage(FILE *out)
         "                           directory (latest-or-new: start afresh when there is none)\n"
         "  --check                  validate the case, print the memory estimate and the\n"
         "                           time-step limits, and exit\n"
-        "  --ranks N                with --check: plan for N ranks instead of this run's\n"
+        "  --ranks N                with --check: plan a run on N ranks without starting them\n"
         "  -h, --help               print this help and exit\n"
         "  --version                print the version and exit\n"
         "\n"
