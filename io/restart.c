@@ -97,6 +97,9 @@ static int tracer_valid(const double column[TRACER_VARIABLES], int kinds,
                         const double length[3])
 {
   const double id = column[0], kind = column[1];
+  /* isfinite first: an ordered comparison with a NaN traps in the --enable-debug build */
+  for (int v = 0; v < TRACER_VARIABLES; v++)
+    if (!isfinite(column[v])) return 0;
   if (!(id >= 0 && id <= 9007199254740992.0 && id == floor(id))) return 0;
   if (!(kind >= 0 && kind < kinds && kind == floor(kind))) return 0;
   for (int d = 0; d < 3; d++)

@@ -95,8 +95,11 @@ static int check_values(const char *path, int variable, int nlabels, const doubl
 {
   const char *name = variable == VOXELS_PHI ? "phi" : "label";
   for (size_t c = 0; c < n; c++) {
-    const int bad = variable == VOXELS_PHI ? !(x[c] >= 0.0 && x[c] <= 1.0)
-                                           : !(x[c] >= 0.0 && x[c] <= nlabels && x[c] == floor(x[c]));
+    /* isfinite first: an ordered comparison with a NaN raises the invalid-operation flag,
+     * which the --enable-debug build traps */
+    const int bad = !isfinite(x[c])
+                 || (variable == VOXELS_PHI ? !(x[c] >= 0.0 && x[c] <= 1.0)
+                                            : !(x[c] >= 0.0 && x[c] <= nlabels && x[c] == floor(x[c])));
     if (bad && (x[c] == NC_FILL_DOUBLE || x[c] == (double)NC_FILL_FLOAT)) {
       snprintf(err, errlen, "%s: variable %s holds the NetCDF fill value: values were never "
                "written (a truncated or unfinished file?)", path, name);

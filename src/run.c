@@ -330,7 +330,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (sig) snprintf(why, sizeof why, "on %s", stop_signal_name(sig));
     else if (stop_wall_due(&o.budget, stop_elapsed()))
       snprintf(why, sizeof why, "before time.wall_limit = %s", limit);
-    else snprintf(why, sizeof why, "on a signal to another rank");
+    else snprintf(why, sizeof why, "on another rank's signal or wall-clock limit");
     printf("efsi: stopped early %s after step %ld (t = %.6g): restart file %s written; "
            "continue with --restart latest (exit status %d)\n", why, sp->step, sp->time,
            o.last_restart, EFSI_EXIT_STOPPED);

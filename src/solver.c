@@ -393,8 +393,10 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   global_sum(sv->decomp, sums, SUM_COUNT + 1);
   timer_stop(&sv->timers, TIMER_ALLREDUCE);
   sv->stop_agreed = sums[SUM_COUNT] > 0;
+  /* Sums past 1e150 are a blow-up on its way: their products in acm_parameters would
+   * overflow (a trap in the --enable-debug build) before anything is non-finite. */
   for (int k = 0; k < SUM_COUNT; k++)
-    if (!isfinite(sums[k])) return 1;
+    if (!isfinite(sums[k]) || fabs(sums[k]) > 1e150) return 1;
 
   /* Flow-rate drive: the uniform force that brings <u> to the bulk velocity. */
   if (flowrate) {
