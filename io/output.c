@@ -383,15 +383,29 @@ void ncfile_commit(efsi_ncfile *f)
 static struct {
   char path[EFSI_PATH_LEN];
   struct stat st;
+  unsigned long long head;   /* a hash of the first 64 KiB: a file rewritten in place */
   int failed;
   char message[1024];
 } probed;
 
-static int same_file(const char *path, const struct stat *st)
+/* FNV-1a of the first 64 KiB of path (0 when it cannot be read). */
+static unsigned long long head_hash(const char *path)
+{
+  unsigned char buf[65536];
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  const size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  unsigned long long h = 1469598103934665603ULL;
+  for (size_t k = 0; k < n; k++) h = (h ^ buf[k]) * 1099511628211ULL;
+  return h;
+}
+
+static int same_file(const char *path, const struct stat *st, unsigned long long head)
 {
   return strcmp(probed.path, path) == 0 && st->st_ino == probed.st.st_ino
       && st->st_size == probed.st.st_size && st->st_mtim.tv_sec == probed.st.st_mtim.tv_sec
-      && st->st_mtim.tv_nsec == probed.st.st_mtim.tv_nsec;
+      && st->st_mtim.tv_nsec == probed.st.st_mtim.tv_nsec && head == probed.head;
 }
 
 /* The child process of ncfile_probe: every name, dimension and attribute the readers will
@@ -425,7 +439,8 @@ int ncfile_probe(const char *path, char *err, size_t errlen)
 {
   struct stat st;
   const int known = stat(path, &st) == 0 && strlen(path) < sizeof probed.path;
-  if (known && same_file(path, &st)) {
+  const unsigned long long head = known ? head_hash(path) : 0;
+  if (known && same_file(path, &st, head)) {
     if (probed.failed) snprintf(err, errlen, "%s", probed.message);
     return probed.failed;
   }
@@ -458,6 +473,7 @@ int ncfile_probe(const char *path, char *err, size_t errlen)
   if (known) {
     snprintf(probed.path, sizeof probed.path, "%s", path);
     probed.st = st;
+    probed.head = head;
     probed.failed = message[0] != '\0';
     snprintf(probed.message, sizeof probed.message, "%s", message);
   }
