@@ -45,6 +45,7 @@ typedef struct {
   int unsafe;                    /* time.unsafe */
   long steps;                    /* time.steps (-1 = not given) */
   double end_time;               /* time.end_time (negative = not given) */
+  double wall_limit;             /* time.wall_limit in seconds (0 = none) */
 
   unsigned long seed;            /* init.seed */
   double interface_width;        /* init.interface_width (cells) */
@@ -54,6 +55,7 @@ typedef struct {
   long fields_every;             /* output.fields_every (0 = at the end only) */
   long diagnostics_every;        /* output.diagnostics_every */
   long restart_every;            /* output.restart_every (0 = at the end only) */
+  double progress_seconds;       /* output.progress_seconds (0 = no progress lines) */
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */

@@ -57,6 +57,8 @@ const key_spec config_keys[] = {
   {"time", "steps", KIND_LONG, FIELD(steps), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
   {"time", "end_time", KIND_DOUBLES, FIELD(end_time), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
+  {"time", "wall_limit", KIND_DURATION, FIELD(wall_limit), 1, 0, HUGE_VAL, 1, NULL,
+   "seconds > 0 or HH:MM:SS"},
   {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
   {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (cells)"},
@@ -68,6 +70,8 @@ const key_spec config_keys[] = {
    NULL, "an integer >= 0 (0 = at the end only)"},
   {"output", "restart_every", KIND_LONG, FIELD(restart_every), 1, -1, HUGE_VAL, 0, NULL,
    "an integer >= -1 (0 = at the end only, -1 = never)"},
+  {"output", "progress_seconds", KIND_DOUBLES, FIELD(progress_seconds), 1, 0, HUGE_VAL, 0,
+   NULL, "a number of seconds >= 0 (0 = no progress lines)"},
   {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (0 = not given)"},
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
@@ -152,6 +156,7 @@ void config_defaults(efsi_config *c)
   c->init_flow = INIT_REST;
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
+  c->progress_seconds = 10;
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
   c->peer_halos = 1;  /* GPU to GPU on a node where the GPUs reach each other: docs/gpu.md */
   c->rbc_diameter = 8;

@@ -365,8 +365,11 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     k->laplacian(g, sv->div, sv->lap_div);
     k->laplacian(g, s->p, sv->lap_p);
   }
-  double pairs[2 * SUM_COUNT], sums[SUM_COUNT];
+  /* the sums as double-double pairs, and one pair more: the stop votes (src/stop.h) */
+  double pairs[2 * (SUM_COUNT + 1)], sums[SUM_COUNT];
   k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, pairs);
+  pairs[2 * SUM_COUNT] = sv->stop_vote;
+  pairs[2 * SUM_COUNT + 1] = 0;
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
@@ -375,11 +378,14 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     timer_stop(&sv->timers, TIMER_SYNC);
   }
   timer_start(&sv->timers, TIMER_ALLREDUCE);
-  global_sum_dd(sv->decomp, pairs, SUM_COUNT);
+  global_sum_dd(sv->decomp, pairs, SUM_COUNT + 1);
   for (int c = 0; c < SUM_COUNT; c++) sums[c] = pairs[2 * c];   /* the rounded sums */
   timer_stop(&sv->timers, TIMER_ALLREDUCE);
+  sv->stop_agreed = pairs[2 * SUM_COUNT] > 0;
+  /* Sums past 1e150 are a blow-up on its way: their products in acm_parameters would
+   * overflow (a trap in the --enable-debug build) before anything is non-finite. */
   for (int k = 0; k < SUM_COUNT; k++)
-    if (!isfinite(sums[k])) return 1;
+    if (!isfinite(sums[k]) || fabs(sums[k]) > 1e150) return 1;
 
   /* Flow-rate drive: the uniform force that brings <u> to the bulk velocity. */
   if (flowrate) {
