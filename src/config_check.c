@@ -99,6 +99,8 @@ void config_check(parse_state *s)
                     c->wall_u[d][h], axis[d]);
     }
   }
+  if (c->init_flow == INIT_COUETTE && c->boundary[1] != BOUNDARY_WALL)
+    config_fail(s, "init", "flow", "couette is the flow between the y walls: set boundary.y = wall");
   /* WENO5 reads three cells on either side; the halo and wall layers are three deep */
   for (int d = 0; d < 3; d++)
     if (c->cells[d] < EFSI_HALO)

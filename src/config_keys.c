@@ -11,7 +11,7 @@
 static const char *const boundary_words[] = {"periodic", "wall", NULL};
 static const char *const drive_words[] = {"pressure", "flowrate", NULL};
 static const char *const pressure_words[] = {"acm", "smac", NULL};
-static const char *const flow_words[] = {"rest", "taylor-green", NULL};
+static const char *const flow_words[] = {"rest", "taylor-green", "couette", NULL};
 static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
 static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
@@ -60,7 +60,7 @@ const key_spec config_keys[] = {
   {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
   {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (cells)"},
-  {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest or taylor-green"},
+  {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest, taylor-green or couette"},
   {"init", "flow_amplitude", KIND_DOUBLES, FIELD(flow_amplitude), 1, ANY, NULL, "a number"},
   {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, 0, HUGE_VAL, 0, NULL,
    "an integer >= 0 (0 = at the end only)"},

@@ -190,6 +190,8 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[time]\nunsafe = maybe\n", NULL, FILE_NAME ":7: ", "time.unsafe: "},
   {MINIMAL "[init]\nseed = -1\n", NULL, FILE_NAME ":7: ", "init.seed: "},
   {MINIMAL "[init]\nflow = vortex\n", NULL, FILE_NAME ":7: ", "init.flow: "},
+  {MINIMAL "[init]\nflow = couette\n", "boundary.y=periodic", FILE_NAME ":7: ",
+   "init.flow: couette is the flow between the y walls"},
   {MINIMAL "[init]\ninterface_width = -0.5\n", NULL, FILE_NAME ":7: ",
    "init.interface_width: "},
   {MINIMAL "[output]\nrestart_every = -2\n", NULL, FILE_NAME ":7: ", "output.restart_every"},
