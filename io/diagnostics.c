@@ -19,11 +19,17 @@ const char diagnostics_header[] =
   "step,time,dt,beta,gamma,mach,div_rms,div_max,kinetic_energy,elastic_energy,"
   "solid_volume,flow_rate,wall_shear,u_max,detB_min,detB_max,wall_seconds";
 
+const char *const diagnostics_shape_columns[SHAPE_COUNT] = {
+  "centroid_x", "centroid_y", "centroid_z", "moment_xx", "moment_yy", "moment_zz",
+  "moment_xy", "moment_xz", "moment_yz"};
+
 static FILE *csv;
 static char csv_path[EFSI_PATH_LEN];
 static int n_materials;
-/* The fixed columns, then volume_<material> for each material. */
-static char header[sizeof diagnostics_header + EFSI_MAX_MATERIALS * (EFSI_MATERIAL_NAME + 8)];
+/* The fixed columns, then volume_<material> for each material, then the shape columns of
+ * each material. */
+static char header[sizeof diagnostics_header
+                   + EFSI_MAX_MATERIALS * (1 + SHAPE_COUNT) * (EFSI_MATERIAL_NAME + 13)];
 
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
 {
@@ -33,6 +39,12 @@ void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
     size_t used = strlen(header);
     snprintf(header + used, sizeof header - used, ",volume_%s", names[m]);
   }
+  for (int m = 0; m < nmat; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++) {
+      size_t used = strlen(header);
+      snprintf(header + used, sizeof header - used, ",%s_%s", diagnostics_shape_columns[c],
+               names[m]);
+    }
 }
 
 int diagnostics_open(const char *dir, long restart_step, char *err, size_t errlen)
@@ -55,6 +67,9 @@ void diagnostics_write(const efsi_diagnostics *r)
                   r->wall_shear, r->u_max, r->detB_min, r->detB_max, r->wall_seconds);
   for (int m = 0; m < n_materials && n >= 0; m++)
     n = fprintf(csv, ",%.17g", r->material_volume[m]);
+  for (int m = 0; m < n_materials && n >= 0; m++)
+    for (int c = 0; c < SHAPE_COUNT && n >= 0; c++)
+      n = fprintf(csv, ",%.17g", r->material_shape[m][c]);
   if (n < 0 || fputc('\n', csv) == EOF || fflush(csv) != 0)
     efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", csv_path, strerror(errno));
 }

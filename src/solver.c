@@ -51,7 +51,9 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
     sv->phi_rate[m] = backend_field_alloc(b, g);
     failed |= !sv->phi_rate[m];
   }
-  /* the per-plane partials of every reduction kernel (SUM_COUNT + 2 >= FLOW_COUNT) */
+  /* the per-plane partials of every reduction kernel */
+  _Static_assert(SUM_COUNT + 2 >= FLOW_COUNT && SUM_COUNT + 2 >= MOMENT_COUNT,
+                 "plane_sums holds every reduction's partials");
   const size_t plane = (size_t)g->n[2] * (SUM_COUNT + 2);
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
   /* one message per face carries the velocity, every phi_m and B */

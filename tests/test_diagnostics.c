@@ -1,5 +1,5 @@
 /* diagnostics.csv and the output directory: the header columns are exactly the documented
- * ones (then one volume_<material> per material); rows round-trip bitwise through %.17g; a
+ * ones (then one volume_<material> per material, then the shape columns of each); rows round-trip bitwise through %.17g; a
  * restart keeps the rows up to its step and appends after them; output_prepare refuses a
  * directory that holds a previous run. */
 #include <check.h>
@@ -46,6 +46,9 @@ static efsi_diagnostics row_of(long step, double seed)
   r.step = step;
   for (int c = 0; c < NCOLUMNS - 1; c++) values[c] = seed * (step + 1) / (3.0 + c) - 1e-7 * c;
   for (int m = 0; m < EFSI_MAX_MATERIALS; m++) r.material_volume[m] = seed * step / (7.0 + m);
+  for (int m = 0; m < EFSI_MAX_MATERIALS; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++)
+      r.material_shape[m][c] = seed * (step - 3) / (11.0 + m + 0.1 * c);
   return r;
 }
 
@@ -76,6 +79,13 @@ static int read_csv(const char *dir, char *header, size_t len, efsi_diagnostics 
       rows[n].material_volume[m] = strtod(at, &end);
       ck_assert_ptr_ne(end, at);
     }
+    for (int m = 0; m < nmat; m++)
+      for (int c = 0; c < SHAPE_COUNT; c++) {
+        ck_assert_int_eq(*end, ',');
+        at = end + 1;
+        rows[n].material_shape[m][c] = strtod(at, &end);
+        ck_assert_ptr_ne(end, at);
+      }
     ck_assert_int_eq(*end, '\n');
     n++;
   }
@@ -86,7 +96,8 @@ static int read_csv(const char *dir, char *header, size_t len, efsi_diagnostics 
 static int same_row(const efsi_diagnostics *a, const efsi_diagnostics *b)
 {
   return a->step == b->step && memcmp(&a->time, &b->time, (NCOLUMNS - 1) * sizeof(double)) == 0
-      && memcmp(a->material_volume, b->material_volume, nmat * sizeof(double)) == 0;
+      && memcmp(a->material_volume, b->material_volume, nmat * sizeof(double)) == 0
+      && memcmp(a->material_shape, b->material_shape, nmat * sizeof a->material_shape[0]) == 0;
 }
 
 static void write_rows(const char *dir, long restart_step, long first, long last, double seed)
@@ -212,6 +223,17 @@ START_TEST(material_columns_follow)
   efsi_diagnostics rows[8];
   ck_assert_int_eq(read_csv(dir, header, sizeof header, rows, 8), 4);
   snprintf(expected, sizeof expected, "%s,volume_rbc,volume_wall", diagnostics_header);
+  /* the shape columns, spelled out here independently of diagnostics.c */
+  static const char *const shape[] = {"centroid_x", "centroid_y", "centroid_z", "moment_xx",
+                                      "moment_yy", "moment_zz", "moment_xy", "moment_xz",
+                                      "moment_yz"};
+  ck_assert_int_eq(sizeof shape / sizeof shape[0], SHAPE_COUNT);
+  for (int m = 0; m < 2; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++) {
+      strcat(expected, ",");
+      strcat(expected, shape[c]);
+      strcat(expected, m ? "_wall" : "_rbc");
+    }
   ck_assert_str_eq(header, expected);
   for (int n = 0; n < 4; n++) {
     efsi_diagnostics want = row_of(10L * n, 1.5);

@@ -121,7 +121,7 @@ double *test_plane_scratch(const efsi_grid *g)
   if (g->n[2] > planes) {
     free(plane);
     planes = g->n[2];
-    plane = malloc((size_t)planes * 16 * sizeof *plane);   /* the widest: FLOW_COUNT, SUM_COUNT */
+    plane = malloc((size_t)planes * 16 * sizeof *plane);   /* the widest: SUM_COUNT, MOMENT_COUNT */
     if (!plane) abort();
   }
   return plane;
