@@ -69,6 +69,7 @@ typedef struct {
   double rbc_diameter;           /* rbc.diameter */
   double rbc_modulus;            /* rbc.modulus: G / (shear modulus) */
   int rbc_orientation;           /* rbc.orientation */
+  double rbc_center[3];          /* rbc.center: one RBC placed there; NaN when not given */
   long platelet_count;           /* platelet.count */
   double platelet_fraction;      /* platelet.fraction */
   double platelet_semi_axes[3];  /* platelet.semi_axes */

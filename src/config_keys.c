@@ -86,6 +86,7 @@ const key_spec config_keys[] = {
    "a shear modulus > 0"},
   {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
    "random, x, y or z"},
+  {"rbc", "center", KIND_DOUBLES, FIELD(rbc_center), 3, ANY, NULL, "three numbers"},
   {"platelet", "count", KIND_LONG, FIELD(platelet_count), 1, 0, HUGE_VAL, 0, NULL,
    "an integer >= 0"},
   {"platelet", "fraction", KIND_DOUBLES, FIELD(platelet_fraction), 1, 0, 1, 0, NULL,
@@ -150,6 +151,7 @@ void config_defaults(efsi_config *c)
   c->diagnostics_every = 10;
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
   c->rbc_diameter = 8;
+  for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;
   c->platelet_semi_axes[1] = 1;

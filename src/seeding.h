@@ -37,6 +37,10 @@ typedef struct {
  * bodies have ids 0 .. *total - nsingle - 1, single j has id *total - nsingle + j.  On error
  * returns nonzero with a one-line message naming the key (rbc.hematocrit, platelet.count,
  * sphere.center, ...) and the limit. */
+/* The frame of a body whose symmetry axis (body z) lies along lab axis orientation
+ * (ORIENT_X, _Y, _Z of src/config.h): x_b = frame . (p - center). */
+void body_aligned_frame(int orientation, double frame[3][3]);
+
 int bodies_seed(const efsi_seeding *s, const efsi_body_family *f, int nfam,
                 const efsi_body *singles, int nsingle, long *total, char *err, size_t errlen);
 
