@@ -64,9 +64,8 @@ static int choose_factors(int size, const int cells[3], const int ranks[3],
   return found;
 }
 
-/* The input checks; returns nonzero with the message in err, identical on every rank. */
-static int check_input(int size, const int cells[3], const int ranks[3], const int periodic[3],
-                       int dims[3], char *err, size_t errlen)
+int decomp_plan(int size, const int cells[3], const int ranks[3], const int periodic[3],
+                int dims[3], char *err, size_t errlen)
 {
   char r[64], c[64];
   snprintf(r, sizeof r, "%d %d %d", ranks[0], ranks[1], ranks[2]);
@@ -97,9 +96,9 @@ static int check_input(int size, const int cells[3], const int ranks[3], const i
     }
   }
   if (ranks[0] && ranks[1] && ranks[2]) {
-    if (ranks[0] * ranks[1] * ranks[2] != size) {
-      snprintf(err, errlen, "grid.ranks = %s needs %d ranks, run has %d", r,
-               ranks[0] * ranks[1] * ranks[2], size);
+    const long long product = (long long)ranks[0] * ranks[1] * ranks[2];
+    if (product != size) {
+      snprintf(err, errlen, "grid.ranks = %s needs %lld ranks, run has %d", r, product, size);
       return 1;
     }
     memcpy(dims, ranks, 3 * sizeof *dims);
@@ -125,7 +124,7 @@ int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int r
   int size = 0;
   MPI_CHECK(MPI_Comm_size(comm, &size));
   for (int e = 0; e < 3; e++) d->periodic[e] = periodic[e] != 0;
-  if (check_input(size, cells, ranks, d->periodic, d->dims, err, errlen)) return 1;
+  if (decomp_plan(size, cells, ranks, d->periodic, d->dims, err, errlen)) return 1;
 
   MPI_CHECK(MPI_Cart_create(comm, 3, d->dims, d->periodic, 0, &d->comm));
   MPI_CHECK(MPI_Comm_rank(d->comm, &d->rank));

@@ -2,7 +2,13 @@
  * y, z range, then y over x in [-w, n_x + w), then z over x and y with their halos, so every
  * edge and corner of the box [-w, n + w)^3 is filled from the rank that owns it.  Per face,
  * all fields travel in one packed message; a periodic direction held by one rank copies
- * f(-m) = f(n - m), f(n - 1 + m) = f(m - 1) in place; nothing is written across a wall. */
+ * f(-m) = f(n - m), f(n - 1 + m) = f(m - 1) in place; nothing is written across a wall.
+ *
+ * A face between two GPUs of one node (docs/gpu.md) carries no data through MPI: the sender
+ * packs straight into the receiver's buffer, mapped into its own address space, and sends
+ * an empty message once the writes are done; the receiver unpacks from its own memory and
+ * answers with an empty message when the buffer may be written again.  The sender waits
+ * for that answer only before its next push into the same buffer, one exchange later. */
 #include "decomp/halo.h"
 
 #include <stdlib.h>
@@ -20,6 +26,10 @@ struct efsi_halo {
   int local[3];                /* periodic direction held by one rank: copy in place */
   int max_fields;
   double *send[3][2], *recv[3][2];
+  int peer[3][2];              /* face GPU to GPU: recv is shared, target is the neighbour's */
+  double *target[3][2];        /* the neighbour's receive buffer of this face, mapped here */
+  MPI_Request freed[3][2];     /* the neighbour's word that it unpacked our last push */
+  MPI_Request unpacked[3][2];  /* our word to the neighbour that we unpacked its push */
   double **fields;             /* the fields of the exchange in progress */
   int nfields, width;
   int pending;                 /* between halo_start and halo_finish */
@@ -70,6 +80,10 @@ static int talks(const efsi_halo *h, int d, int side)
   return !h->local[d] && h->neighbor[d][side] != MPI_PROC_NULL;
 }
 
+/* The empty messages of a GPU-to-GPU face: "your buffer is free again", tagged like the
+ * data, above the data's tags. */
+enum { FREED_TAG = 8, HANDLE_TAG = 16, CLOSED_TAG = 24 };
+
 /* Post receives, pack and send direction d (or copy in place). */
 static void post(efsi_halo *h, int d)
 {
@@ -83,22 +97,31 @@ static void post(efsi_halo *h, int d)
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
-    const int count = (int)(box_points(in) * h->nfields);
+    const int count = h->peer[d][side] ? 0 : (int)(box_points(in) * h->nfields);
     MPI_CHECK(MPI_Irecv(h->recv[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
                         tag(d, side == 0), h->comm, &h->request[side]));
   }
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
-    h->ops->pack(g, h->fields, h->nfields, out.lo, out.hi, h->send[d][side], 1);
+    double *buf = h->send[d][side];
+    if (h->peer[d][side]) {
+      /* the neighbour has unpacked what we wrote there one exchange ago */
+      MPI_CHECK(MPI_Wait(&h->freed[d][side], MPI_STATUS_IGNORE));
+      buf = h->target[d][side];
+    }
+    h->ops->pack(g, h->fields, h->nfields, out.lo, out.hi, buf, 1);
   }
   h->ops->sent();
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
-    const int count = (int)(box_points(out) * h->nfields);
+    const int count = h->peer[d][side] ? 0 : (int)(box_points(out) * h->nfields);
     MPI_CHECK(MPI_Isend(h->send[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
                         tag(d, side == 1), h->comm, &h->request[2 + side]));
+    if (h->peer[d][side])
+      MPI_CHECK(MPI_Irecv(NULL, 0, MPI_DOUBLE, h->neighbor[d][side],
+                          FREED_TAG + tag(d, side == 0), h->comm, &h->freed[d][side]));
   }
 }
 
@@ -108,15 +131,110 @@ static void complete(efsi_halo *h, int d)
   const efsi_grid *g = &h->g;
   const int n = g->n[d], w = h->width;
   MPI_CHECK(MPI_Waitall(4, h->request, MPI_STATUSES_IGNORE));
+  int pushed = 0;
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
     h->ops->pack(g, h->fields, h->nfields, in.lo, in.hi, h->recv[d][side], 0);
+    pushed |= h->peer[d][side];
+  }
+  if (!pushed) return;
+  h->ops->sent();   /* unpacked: the neighbours may write their buffers here again */
+  for (int side = 0; side < 2; side++) {
+    if (!talks(h, d, side) || !h->peer[d][side]) continue;
+    MPI_CHECK(MPI_Wait(&h->unpacked[d][side], MPI_STATUS_IGNORE));
+    MPI_CHECK(MPI_Isend(NULL, 0, MPI_DOUBLE, h->neighbor[d][side], FREED_TAG + tag(d, side == 1),
+                        h->comm, &h->unpacked[d][side]));
   }
 }
 
+/* Doubles in a message buffer across d: every field, EFSI_HALO layers, edges and corners. */
+static size_t face_size(const efsi_halo *h, int d)
+{
+  size_t f = (size_t)h->max_fields * EFSI_HALO;
+  for (int o = 0; o < 3; o++)
+    if (o != d) f *= (size_t)(h->g.n[o] + 2 * EFSI_HALO);
+  return f;
+}
+
+/* This rank and rank r of comm share a node. */
+static int same_node(MPI_Comm comm, MPI_Comm node, int r)
+{
+  MPI_Group all, here;
+  int there = MPI_UNDEFINED;
+  MPI_CHECK(MPI_Comm_group(comm, &all));
+  MPI_CHECK(MPI_Comm_group(node, &here));
+  MPI_CHECK(MPI_Group_translate_ranks(all, 1, &r, here, &there));
+  MPI_CHECK(MPI_Group_free(&all));
+  MPI_CHECK(MPI_Group_free(&here));
+  return there != MPI_UNDEFINED;
+}
+
+/* Collective: the faces to a neighbour on this node go GPU to GPU where both GPUs can map
+ * each other's buffer; the others keep message buffers.  Each side shares its receive
+ * buffer, maps the neighbour's, and the two agree (a face is GPU to GPU only when both
+ * mapped); every message is posted before any is waited for, so no ring of ranks waits on
+ * itself. */
+static void connect_peers(efsi_halo *h)
+{
+  const efsi_layer_ops *ops = h->ops;
+  int me = 0;
+  MPI_CHECK(MPI_Comm_rank(h->comm, &me));
+  MPI_Comm node;
+  MPI_CHECK(MPI_Comm_split_type(h->comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node));
+  efsi_peer_handle mine[3][2], theirs[3][2];
+  int mapped[3][2], agreed[3][2];
+  MPI_Request req[24];
+  int nreq = 0;
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++) {
+      const int r = h->neighbor[e][side];
+      h->peer[e][side] = talks(h, e, side) && r != me && same_node(h->comm, node, r);
+      if (!h->peer[e][side]) continue;
+      h->recv[e][side] = ops->share(face_size(h, e), &mine[e][side]);
+      if (!h->recv[e][side])
+        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of device memory for %zu doubles per "
+                   "face", face_size(h, e));
+      MPI_CHECK(MPI_Irecv(&theirs[e][side], (int)sizeof theirs[e][side], MPI_BYTE, r,
+                          HANDLE_TAG + tag(e, side == 0), h->comm, &req[nreq++]));
+      MPI_CHECK(MPI_Isend(&mine[e][side], (int)sizeof mine[e][side], MPI_BYTE, r,
+                          HANDLE_TAG + tag(e, side == 1), h->comm, &req[nreq++]));
+    }
+  MPI_CHECK(MPI_Comm_free(&node));
+  MPI_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
+  nreq = 0;
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++) {
+      if (!h->peer[e][side]) continue;
+      h->target[e][side] = ops->open(&theirs[e][side]);
+      mapped[e][side] = h->target[e][side] != NULL;
+      MPI_CHECK(MPI_Irecv(&agreed[e][side], 1, MPI_INT, h->neighbor[e][side],
+                          HANDLE_TAG + tag(e, side == 0), h->comm, &req[nreq++]));
+      MPI_CHECK(MPI_Isend(&mapped[e][side], 1, MPI_INT, h->neighbor[e][side],
+                          HANDLE_TAG + tag(e, side == 1), h->comm, &req[nreq++]));
+    }
+  MPI_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++) {
+      if (!h->peer[e][side] || (mapped[e][side] && agreed[e][side])) continue;
+      /* one of the two cannot map the other's buffer: messages on this face (the
+       * neighbour has not mapped ours, or has closed its side the same way) */
+      if (h->target[e][side]) ops->close(h->target[e][side]);
+      h->target[e][side] = NULL;
+      h->peer[e][side] = 0;
+    }
+  /* the buffers of a face that fell back are unshared only once neither side maps them */
+  MPI_CHECK(MPI_Barrier(h->comm));
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++)
+      if (talks(h, e, side) && !h->peer[e][side] && h->recv[e][side]) {
+        ops->unshare(h->recv[e][side]);
+        h->recv[e][side] = NULL;
+      }
+}
+
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
-                       const efsi_layer_ops *ops)
+                       const efsi_layer_ops *ops, int gpu_to_gpu)
 {
   efsi_halo *h = calloc(1, sizeof *h);
   if (!h) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
@@ -128,29 +246,67 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
   if (!h->fields) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
   for (int e = 0; e < 3; e++) {
     h->local[e] = d->dims[e] == 1 && d->periodic[e];
-    size_t face = (size_t)max_fields * EFSI_HALO;
-    for (int o = 0; o < 3; o++)
-      if (o != e) face *= (size_t)(g->n[o] + 2 * EFSI_HALO);
     for (int side = 0; side < 2; side++) {
       h->neighbor[e][side] = d->neighbor[e][side];
-      if (!talks(h, e, side)) continue;
-      h->send[e][side] = ops->alloc(face);
-      h->recv[e][side] = ops->alloc(face);
+      h->freed[e][side] = h->unpacked[e][side] = MPI_REQUEST_NULL;
+    }
+  }
+  if (gpu_to_gpu && ops->share) connect_peers(h);
+  for (int e = 0; e < 3; e++) {
+    const size_t f = face_size(h, e);
+    for (int side = 0; side < 2; side++) {
+      if (!talks(h, e, side) || h->peer[e][side]) continue;
+      h->send[e][side] = ops->alloc(f);
+      h->recv[e][side] = ops->alloc(f);
       if (!h->send[e][side] || !h->recv[e][side])
-        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face",
-                   face);
+        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face", f);
     }
   }
   return h;
 }
 
+int halo_gpu_to_gpu_faces(const efsi_halo *h)
+{
+  int n = 0;
+  for (int e = 0; e < 3; e++) n += h->peer[e][0] + h->peer[e][1];
+  return n;
+}
+
+int halo_faces(const efsi_halo *h)
+{
+  int n = 0;
+  for (int e = 0; e < 3; e++) n += talks(h, e, 0) + talks(h, e, 1);
+  return n;
+}
+
 void halo_free(efsi_halo *h)
 {
   if (!h) return;
+  if (h->pending) halo_finish(h);   /* every rank has the same exchange in flight */
+  /* GPU to GPU: the last words of both sides, our mapping of the neighbour's buffer closed,
+   * and the neighbour's of ours, before ours is released */
+  MPI_Request closed[12];
+  char none[6];
+  int nreq = 0;
+  for (int e = 0; e < 3; e++)
+    for (int side = 0; side < 2; side++) {
+      if (!h->peer[e][side]) continue;
+      MPI_CHECK(MPI_Wait(&h->freed[e][side], MPI_STATUS_IGNORE));
+      MPI_CHECK(MPI_Wait(&h->unpacked[e][side], MPI_STATUS_IGNORE));
+      h->ops->close(h->target[e][side]);
+      MPI_CHECK(MPI_Irecv(&none[2 * e + side], 0, MPI_BYTE, h->neighbor[e][side],
+                          CLOSED_TAG + tag(e, side == 0), h->comm, &closed[nreq++]));
+      MPI_CHECK(MPI_Isend(NULL, 0, MPI_BYTE, h->neighbor[e][side],
+                          CLOSED_TAG + tag(e, side == 1), h->comm, &closed[nreq++]));
+    }
+  MPI_CHECK(MPI_Waitall(nreq, closed, MPI_STATUSES_IGNORE));
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
       if (h->send[e][side]) h->ops->release(h->send[e][side]);
-      if (h->recv[e][side]) h->ops->release(h->recv[e][side]);
+      if (h->recv[e][side]) {
+        if (h->peer[e][side]) h->ops->unshare(h->recv[e][side]);
+        else h->ops->release(h->recv[e][side]);
+      }
     }
   free(h->fields);
   free(h);

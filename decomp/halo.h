@@ -11,11 +11,17 @@
 
 typedef struct efsi_halo efsi_halo;
 
-/* Buffers for up to max_fields fields of width EFSI_HALO, allocated once; ops moves the
- * layers (efsi_cpu_layers for host arrays). */
+/* Collective: buffers for up to max_fields fields of width EFSI_HALO, allocated once; ops
+ * moves the layers (efsi_cpu_layers for host arrays).  gpu_to_gpu: faces to a neighbour on
+ * the same node go straight into its GPU's memory where ops can (ops->share) and both GPUs
+ * map each other's buffers; the other faces go through MPI.  halo_free is collective too. */
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
-                       const efsi_layer_ops *ops);
+                       const efsi_layer_ops *ops, int gpu_to_gpu);
 void halo_free(efsi_halo *h);
+
+/* Faces this rank exchanges with another rank, and how many of them GPU to GPU. */
+int halo_faces(const efsi_halo *h);
+int halo_gpu_to_gpu_faces(const efsi_halo *h);
 
 /* Blocking exchange. */
 void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);

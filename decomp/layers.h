@@ -1,7 +1,8 @@
 /* The point loops of the halo exchange and the wall layers, as one table per backend: the
  * CPU's (decomp/layers.c) works on host arrays with OpenMP threads; a GPU build adds one
  * that runs them as device kernels on a stream of their own, with message buffers in pinned
- * host memory or, for a CUDA-aware MPI, in device memory.  halo.c and boundary.c decide
+ * host memory or, for a CUDA-aware MPI, in device memory, and faces to a neighbour on the
+ * same node written straight into its GPU's memory.  halo.c and boundary.c decide
  * which boxes move where; the table moves them.  A box is lo <= (i, j, k) < hi in local
  * indices; a packed buffer holds field by field, then k, j, i. */
 #ifndef EFSI_LAYERS_H
@@ -10,6 +11,10 @@
 #include <stddef.h>
 
 #include "base/grid.h"
+
+/* An opaque handle to a buffer in one process's GPU memory, for another process of the node
+ * (the size of a CUDA IPC memory handle). */
+typedef struct { unsigned char bytes[64]; } efsi_peer_handle;
 
 typedef struct efsi_layer_ops {
   const char *name;
@@ -33,6 +38,16 @@ typedef struct efsi_layer_ops {
   void (*begin)(void);
   void (*sent)(void);
   void (*end)(void);
+  /* GPU to GPU on one node (NULL where there is no such path: the CPU).  share allocates n
+   * doubles of device memory that another process of the node can map, and writes its
+   * handle; open maps a neighbour's shared buffer from its handle (NULL when this GPU
+   * cannot reach it); close unmaps it, unshare releases a shared buffer.  A packed box
+   * written into a mapped buffer lands in the neighbour's GPU; sent also orders that write
+   * (and any unpack) before the host goes on. */
+  double *(*share)(size_t n, efsi_peer_handle *handle);
+  double *(*open)(const efsi_peer_handle *handle);
+  void (*close)(double *peer);
+  void (*unshare)(double *buf);
 } efsi_layer_ops;
 
 /* The CPU's; the GPU's (decomp/cuda/layers.cu), with message buffers in page-locked host

@@ -7,6 +7,9 @@
 
 /* In place: values[i] <- sum over ranks.  One MPI_Allreduce. */
 void global_sum(const efsi_decomp *d, double *values, int n);
+/* In place: pairs[2 i], pairs[2 i + 1] <- the double-double sum (base/dd.h) over ranks of
+ * the n double-double values (hi, lo).  One MPI_Allreduce. */
+void global_sum_dd(const efsi_decomp *d, double *pairs, int n);
 /* In place: values[i] <- max over ranks.  One MPI_Allreduce. */
 void global_max(const efsi_decomp *d, double *values, int n);
 /* How many global_sum/global_max calls this process has made. */

@@ -18,6 +18,9 @@
 const char diagnostics_header[] =
   "step,time,dt,beta,gamma,mach,div_rms,div_max,kinetic_energy,elastic_energy,"
   "solid_volume,flow_rate,wall_shear,u_max,detB_min,detB_max,wall_seconds";
+const char diagnostics_lumen_header[] =
+  "lumen_flow_rate,tube_hematocrit,discharge_hematocrit,lumen_wall_shear_mean,"
+  "lumen_wall_shear_max";
 
 const char *const diagnostics_shape_columns[SHAPE_COUNT] = {
   "centroid_x", "centroid_y", "centroid_z", "moment_xx", "moment_yy", "moment_zz",
@@ -25,16 +28,19 @@ const char *const diagnostics_shape_columns[SHAPE_COUNT] = {
 
 static FILE *csv;
 static char csv_path[EFSI_PATH_LEN];
-static int n_materials;
-/* The fixed columns, then volume_<material> for each material, then the shape columns of
- * each material. */
-static char header[sizeof diagnostics_header
+static int n_materials, lumen;
+/* The fixed columns, the lumen's, then volume_<material> for each material, then the shape
+ * columns of each material. */
+static char header[sizeof diagnostics_header + sizeof diagnostics_lumen_header
                    + EFSI_MAX_MATERIALS * (1 + SHAPE_COUNT) * (EFSI_MATERIAL_NAME + 13)];
 
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
 {
   n_materials = nmat;
-  snprintf(header, sizeof header, "%s", diagnostics_header);
+  lumen = 0;
+  for (int m = 0; m < nmat; m++) lumen |= strcmp(names[m], "wall") == 0;
+  snprintf(header, sizeof header, "%s%s%s", diagnostics_header, lumen ? "," : "",
+           lumen ? diagnostics_lumen_header : "");
   for (int m = 0; m < nmat; m++) {
     size_t used = strlen(header);
     snprintf(header + used, sizeof header - used, ",volume_%s", names[m]);
@@ -65,6 +71,9 @@ void diagnostics_write(const efsi_diagnostics *r)
                   r->step, r->time, r->dt, r->beta, r->gamma, r->mach, r->div_rms, r->div_max,
                   r->kinetic_energy, r->elastic_energy, r->solid_volume, r->flow_rate,
                   r->wall_shear, r->u_max, r->detB_min, r->detB_max, r->wall_seconds);
+  if (lumen && n >= 0)
+    n = fprintf(csv, ",%.17g,%.17g,%.17g,%.17g,%.17g", r->lumen_flow_rate, r->tube_hematocrit,
+                r->discharge_hematocrit, r->lumen_wall_shear_mean, r->lumen_wall_shear_max);
   for (int m = 0; m < n_materials && n >= 0; m++)
     n = fprintf(csv, ",%.17g", r->material_volume[m]);
   for (int m = 0; m < n_materials && n >= 0; m++)

@@ -1,7 +1,8 @@
 /* diagnostics.csv: one row of scalar diagnostics per output.diagnostics_every steps, with
  * a header row; numbers in %.17g so rows of a restarted run compare bitwise.  After the
- * fixed columns comes one volume_<material> column per material of the case, then the
- * shape columns (centroid and second moments of phi) of each material. */
+ * fixed columns come, in a case with a vessel (a material named wall), the five lumen
+ * columns, then one volume_<material> column per material of the case, then the shape
+ * columns (centroid and second moments of phi) of each material. */
 #ifndef EFSI_DIAGNOSTICS_H
 #define EFSI_DIAGNOSTICS_H
 
@@ -16,14 +17,17 @@ enum {
   SHAPE_MOMENT_ZZ, SHAPE_MOMENT_XY, SHAPE_MOMENT_XZ, SHAPE_MOMENT_YZ, SHAPE_COUNT
 };
 
-/* The columns of diagnostics.csv, in this order and with these names; then
- * material_volume[m] as volume_<name of material m> for every material, then for every
+/* The columns of diagnostics.csv, in this order and with these names; then, with a vessel,
+ * the lumen's (diagnostics_lumen_header); then material_volume[m] as volume_<name of
+ * material m> for every material, then for every
  * material material_shape[m][c] as centroid_x_<name> .. centroid_z_<name>,
  * moment_xx_<name> .. moment_yz_<name> (the SHAPE_ order). */
 typedef struct {
   long step;
   double time, dt, beta, gamma, mach, div_rms, div_max, kinetic_energy, elastic_energy,
          solid_volume, flow_rate, wall_shear, u_max, detB_min, detB_max, wall_seconds;
+  double lumen_flow_rate, tube_hematocrit, discharge_hematocrit, lumen_wall_shear_mean,
+         lumen_wall_shear_max;
   double material_volume[EFSI_MAX_MATERIALS];
   double material_shape[EFSI_MAX_MATERIALS][SHAPE_COUNT];
 } efsi_diagnostics;
@@ -31,11 +35,13 @@ typedef struct {
 /* The names of the shape columns without the material, in the SHAPE_ order. */
 extern const char *const diagnostics_shape_columns[SHAPE_COUNT];
 
-/* The fixed columns of the header row, without the newline. */
+/* The fixed columns of the header row, without the newline, and the lumen's columns. */
 extern const char diagnostics_header[];
+extern const char diagnostics_lumen_header[];
 
 /* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each and
- * the shape columns of each (none unless called). */
+ * the shape columns of each (none unless called); with a material named wall (the
+ * vessel's) the lumen columns before them. */
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME]);
 
 /* Rank 0 only.  Opens dir/diagnostics.csv: a new file with the header row, or, when

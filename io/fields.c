@@ -29,7 +29,7 @@ static int define_axis(efsi_ncfile *f, const int dim[3], int dir)
                                            "y of the cell centre", "z of the cell centre"};
   const int dim_of_dir = dim[2 - dir];
   int id = ncfile_define(f, name[dir], 1, &dim_of_dir, "um", long_name[dir]);
-  if (f->holds_file) NC_CHECK(nc_put_att_text(f->ncid, id, "axis", 1, axis[dir]));
+  if (f->holds_file) NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "axis", 1, axis[dir]));
   return id;
 }
 
@@ -39,7 +39,7 @@ void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d
   const efsi_grid *g = s->grid;
   efsi_ncfile f;
   int dim[3], axis_id[3], id[SNAPSHOT_MAX_FIELDS];
-  ncfile_create(&f, path, d, g, dim);
+  ncfile_create(&f, path, d, g, dim, s->nfields);
   for (int dir = 0; dir < 3; dir++) axis_id[dir] = define_axis(&f, dim, dir);
   for (int n = 0; n < s->nfields; n++)
     id[n] = ncfile_define(&f, s->field[n].name, 3, dim, s->field[n].units,
@@ -50,8 +50,8 @@ void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d
     put_text(f.ncid, "source", "efsi " PACKAGE_VERSION);
     put_text(f.ncid, "case", case_name);
     long long step = s->step;
-    NC_CHECK(nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
+    NCFILE_CHECK(&f, nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
     put_text(f.ncid, "time_units", "us");
   }
   ncfile_enddef(&f);

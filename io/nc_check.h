@@ -33,10 +33,5 @@ int nc_message(char *err, size_t errlen, const char *fmt, ...)
     return nc_message((err), (errlen), "%s: %s: %s", (file), (what), nc_strerror(nc_rc_)); \
   } while (0)
 
-/* For data read after the file's header was validated: a failure there means a damaged
- * input file, so stop every rank with the input status, naming the file and variable. */
-#define NC_CHECK_INPUT(call, file, variable) do { int nc_rc_ = (call); \
-  if (nc_rc_ != NC_NOERR) efsi_abort(EFSI_EXIT_INPUT, "%s: reading variable %s: %s", \
-                                     (file), (variable), nc_strerror(nc_rc_)); } while (0)
 
 #endif

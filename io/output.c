@@ -8,10 +8,16 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/errors.h"
@@ -169,23 +175,87 @@ static void ncfile_release(efsi_ncfile *f)
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
+{
+  const int reason = errno;
+  remove(f->temp);
+  efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s%s%s (%s); the files written before "
+             "are intact", f->path, nc_strerror(rc), reason ? ": " : "",
+             reason ? strerror(reason) : "", call);
+}
+
+/* Tests only (docs/building.md, "Testing faults"): EFSI_TEST_STALL_WRITE=NAME[:SECONDS]
+ * makes the writers of the files whose names start with NAME (restart_00000020.nc, or
+ * restart for every restart file) pause for SECONDS (default 600) after the first variable,
+ * so that a test can signal or kill the run in the middle of a write.  Returns the seconds,
+ * 0 when the file is not named. */
+static int stall_requested(const char *path)
+{
+  const char *asked = getenv("EFSI_TEST_STALL_WRITE"), *base = strrchr(path, '/');
+  if (!asked || !*asked) return 0;
+  base = base ? base + 1 : path;
+  const char *colon = strchr(asked, ':');
+  const size_t len = colon ? (size_t)(colon - asked) : strlen(asked);
+  if (strncmp(base, asked, len) != 0) return 0;
+  const int seconds = colon ? atoi(colon + 1) : 600;
+  return seconds > 0 ? seconds : 0;
+}
+
+/* Rank 0: is there room for bytes more in the folder of path (free space for this user,
+ * the process's file-size limit)?  0, or an errno-like reason with the figures in why. */
+static int room_for(const char *path, double bytes, char *why, size_t len)
+{
+  char dir[EFSI_PATH_LEN];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  struct statvfs fs;
+  if (statvfs(dir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < bytes) {
+    snprintf(why, len, "%.1f MiB free in %s, the file needs about %.1f MiB",
+             (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0, dir, bytes / 1048576.0);
+    return ENOSPC;
+  }
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+      && (double)limit.rlim_cur < bytes) {
+    snprintf(why, len, "the file-size limit (ulimit -f) is %.0f KiB, the file needs about "
+             "%.0f KiB", (double)limit.rlim_cur / 1024.0, bytes / 1024.0);
+    return EFBIG;
+  }
+  return 0;
+}
+
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3])
+                   const efsi_grid *g, int dim[3], int nvars)
 {
   ncfile_buffers(f, path, d, g);
+  f->stall = stall_requested(path);
   dim[0] = dim[1] = dim[2] = -1;
+  /* A full disk found by parallel HDF5 in the middle of a collective write can leave the
+   * ranks waiting for each other; look for the room first, so that the common case stops
+   * cleanly before anything is written. */
+  const double bytes = (double)nvars * 8.0 * g->global_n[0] * (double)g->global_n[1]
+                     * g->global_n[2] + 262144.0;
+  char why[EFSI_PATH_LEN + 128] = "";
+  int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
+  MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
+  if (reason && d->rank == 0)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
+               "intact", f->path, strerror(reason), why);
+  if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
   if (!f->holds_file) return;
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK(nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
+  NCFILE_CHECK(f, nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
 #else
-  NC_CHECK(nc_create(f->temp, NC_NETCDF4 | NC_CLOBBER, &f->ncid));
+  NCFILE_CHECK(f, nc_create(f->temp, NC_NETCDF4 | NC_CLOBBER, &f->ncid));
 #endif
   /* Every value is written, so HDF5 need not pre-fill. */
-  NC_CHECK(nc_set_fill(f->ncid, NC_NOFILL, NULL));
+  NCFILE_CHECK(f, nc_set_fill(f->ncid, NC_NOFILL, NULL));
   /* CF order: the slowest index first. */
-  NC_CHECK(nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
-  NC_CHECK(nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
-  NC_CHECK(nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
 }
 
 int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
@@ -193,18 +263,18 @@ int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
 {
   int id = -1;
   if (!f->holds_file) return id;
-  NC_CHECK(nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
-  NC_CHECK(nc_put_att_text(f->ncid, id, "units", strlen(units), units));
-  NC_CHECK(nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
+  NCFILE_CHECK(f, nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "units", strlen(units), units));
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK(nc_var_par_access(f->ncid, id, NC_COLLECTIVE));
+  NCFILE_CHECK(f, nc_var_par_access(f->ncid, id, NC_COLLECTIVE));
 #endif
   return id;
 }
 
 void ncfile_enddef(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_enddef(f->ncid));
+  if (f->holds_file) NCFILE_CHECK(f, nc_enddef(f->ncid));
 }
 
 #ifndef HAVE_NETCDF_PAR
@@ -229,6 +299,8 @@ static int holds_plane(const int block[6], int kg)
 }
 #endif
 
+static void stall_if_asked(efsi_ncfile *f);
+
 void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
 {
   const efsi_grid *g = f->g;
@@ -236,7 +308,7 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
 #ifdef HAVE_NETCDF_PAR
   size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
   size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
-  NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->block));
+  NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->block));
 #else
   const size_t row_plane = (size_t)g->n[0] * g->n[1];
   for (int kg = 0; kg < g->global_n[2]; kg++) {
@@ -254,13 +326,23 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
       }
       size_t start[3] = {(size_t)kg, 0, 0};
       size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
-      NC_CHECK(nc_put_vara_double(f->ncid, varid, start, count, f->plane));
+      NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->plane));
     } else if (kg >= g->offset[2] && kg < g->offset[2] + g->n[2]) {
       MPI_CHECK(MPI_Send(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
                          MPI_DOUBLE, 0, TAG_PLANE, f->d->comm));
     }
   }
 #endif
+  stall_if_asked(f);
+}
+
+static void stall_if_asked(efsi_ncfile *f)
+{
+  if (!f->stall) return;
+  fprintf(stderr, "efsi: test: stalling in the write of %s\n", f->path);
+  fflush(stderr);
+  for (unsigned left = (unsigned)f->stall; left > 0;) left = sleep(left);   /* through signals */
+  f->stall = 0;
 }
 
 void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values)
@@ -268,19 +350,27 @@ void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values)
   if (!f->holds_file) return;
   /* Collective with parallel NetCDF: every rank calls, only rank 0 has data. */
   size_t start = 0, count = f->d->rank == 0 ? n : 0;
-  NC_CHECK(nc_put_vara_double(f->ncid, varid, &start, &count, values));
+  NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, &start, &count, values));
 }
 
 void ncfile_commit(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  if (f->holds_file) NCFILE_CHECK(f, nc_close(f->ncid));
   /* Every rank's data is in the closed temporary file before it takes the final name. */
   MPI_CHECK(MPI_Barrier(f->d->comm));
   int failed = 0;
-  if (f->d->rank == 0 && rename(f->temp, f->path) != 0) failed = errno;
-  if (failed)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot rename %s to %s: %s", f->temp, f->path,
-               strerror(failed));
+  if (f->d->rank == 0) {
+    /* on the disk, not only in the page cache, before the name says "complete" */
+    const int fd = open(f->temp, O_RDONLY);
+    if (fd < 0 || fsync(fd) != 0) failed = errno;
+    if (fd >= 0) close(fd);
+    if (!failed && rename(f->temp, f->path) != 0) failed = errno;
+  }
+  if (failed) {
+    remove(f->temp);
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s (the files written before are "
+               "intact)", f->path, strerror(failed));
+  }
   /* No rank goes on (and perhaps reads the file) before the rename. */
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, f->d->comm));
   ncfile_release(f);
@@ -288,35 +378,180 @@ void ncfile_commit(efsi_ncfile *f)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
-void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g)
+/* The verdict of one probe of a file (path, inode, size, time): the readers of a file
+ * probe it once. */
+static struct {
+  char path[EFSI_PATH_LEN];
+  struct stat st;
+  unsigned long long head;   /* a hash of the first 64 KiB: a file rewritten in place */
+  int failed;
+  char message[1024];
+} probed;
+
+/* FNV-1a of the first 64 KiB of path (0 when it cannot be read). */
+static unsigned long long head_hash(const char *path)
 {
-  ncfile_buffers(f, path, d, g);
-  if (!f->holds_file) return;
-#ifdef HAVE_NETCDF_PAR
-  int rc = nc_open_par(path, NC_NOWRITE, d->comm, MPI_INFO_NULL, &f->ncid);
-#else
-  int rc = nc_open(path, NC_NOWRITE, &f->ncid);
-#endif
-  if (rc != NC_NOERR) efsi_abort(EFSI_EXIT_INPUT, "%s: cannot open: %s", path, nc_strerror(rc));
+  unsigned char buf[65536];
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  const size_t n = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  unsigned long long h = 1469598103934665603ULL;
+  for (size_t k = 0; k < n; k++) h = (h ^ buf[k]) * 1099511628211ULL;
+  return h;
 }
 
-void ncfile_get(efsi_ncfile *f, const char *name, double *field)
+static int same_file(const char *path, const struct stat *st, unsigned long long head)
+{
+  return strcmp(probed.path, path) == 0 && st->st_ino == probed.st.st_ino
+      && st->st_size == probed.st.st_size && st->st_mtim.tv_sec == probed.st.st_mtim.tv_sec
+      && st->st_mtim.tv_nsec == probed.st.st_mtim.tv_nsec && head == probed.head;
+}
+
+/* The child process of ncfile_probe: every name, dimension and attribute the readers will
+ * ask for; what the library (or a sanitizer) says on its way down is the parent's one line. */
+static void probe_child(const char *path)
+{
+  const int quiet = open("/dev/null", O_WRONLY);
+  if (quiet >= 0) dup2(quiet, 2);
+  int ncid, ndims = 0, nvars = 0, natts = 0;
+  if (nc_open(path, NC_NOWRITE, &ncid) == NC_NOERR) {
+    nc_inq(ncid, &ndims, &nvars, &natts, NULL);
+    char name[NC_MAX_NAME + 1];
+    for (int a = 0; a < natts; a++) nc_inq_attname(ncid, NC_GLOBAL, a, name);
+    for (int v = 0; v < nvars; v++) {
+      int n = 0, vatts = 0;
+      nc_type type;
+      if (nc_inq_varndims(ncid, v, &n) != NC_NOERR || n < 0 || n > NC_MAX_VAR_DIMS) continue;
+      int dims[NC_MAX_VAR_DIMS];
+      nc_inq_var(ncid, v, name, &type, NULL, dims, &vatts);
+      for (int d = 0; d < n; d++) {
+        size_t len;
+        nc_inq_dimlen(ncid, dims[d], &len);
+      }
+    }
+    nc_close(ncid);
+  }
+  _exit(0);
+}
+
+int ncfile_probe(const char *path, char *err, size_t errlen)
+{
+  struct stat st;
+  const int known = stat(path, &st) == 0 && strlen(path) < sizeof probed.path;
+  const unsigned long long head = known ? head_hash(path) : 0;
+  if (known && same_file(path, &st, head)) {
+    if (probed.failed) snprintf(err, errlen, "%s", probed.message);
+    return probed.failed;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  const pid_t child = fork();
+  if (child < 0) return 0;   /* no probe: the caller reads the file itself */
+  if (child == 0) probe_child(path);
+  /* a damaged file can also send the library into an endless loop: 30 s for what takes
+   * milliseconds on a sound file */
+  const char *limit = getenv("EFSI_TEST_PROBE_SECONDS");   /* tests: a shorter wait */
+  const int deadline = limit && atof(limit) > 0 ? (int)(1000 * atof(limit)) : 30000;
+  int status = 0, waited = 0;
+  pid_t done = 0;
+  while ((done = waitpid(child, &status, WNOHANG)) == 0 && waited < deadline) {
+    usleep(1000 * (waited < 100 ? 1 : 20));
+    waited += waited < 100 ? 1 : 20;
+  }
+  char message[1024] = "";
+  if (done == 0) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+    snprintf(message, sizeof message, "%.900s: a damaged file: the NetCDF library does not "
+             "finish reading its header", path);
+  } else if (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(message, sizeof message, "%.900s: a damaged file: the NetCDF library fails on it "
+             "(%s %d)", path, WIFSIGNALED(status) ? "signal" : "exit status",
+             WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+  }
+  if (known) {
+    snprintf(probed.path, sizeof probed.path, "%s", path);
+    probed.st = st;
+    probed.head = head;
+    probed.failed = message[0] != '\0';
+    snprintf(probed.message, sizeof probed.message, "%s", message);
+  }
+  if (!message[0]) return 0;
+  snprintf(err, errlen, "%s", message);
+  return 1;
+}
+
+int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen)
+{
+  struct { int failed, rank; } mine = {failed != 0, -d->rank}, any;
+  /* the largest (failed, -rank): a failed rank, the lowest of them */
+  MPI_CHECK(MPI_Allreduce(&mine, &any, 1, MPI_2INT, MPI_MAXLOC, d->comm));
+  if (!any.failed) return 0;
+  MPI_CHECK(MPI_Bcast(err, (int)errlen, MPI_CHAR, -any.rank, d->comm));
+  return 1;
+}
+
+int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                char *err, size_t errlen)
+{
+  ncfile_buffers(f, path, d, g);
+  int rc = NC_NOERR;
+  if (f->holds_file) {
+#ifdef HAVE_NETCDF_PAR
+    rc = nc_open_par(path, NC_NOWRITE, d->comm, MPI_INFO_NULL, &f->ncid);
+#else
+    rc = nc_open(path, NC_NOWRITE, &f->ncid);
+#endif
+    if (rc != NC_NOERR) {
+      f->ncid = -1;
+      snprintf(err, errlen, "%s: cannot open: %s", path, nc_strerror(rc));
+    }
+  }
+  if (ncfile_agree(d, rc != NC_NOERR, err, errlen)) {
+    if (f->ncid >= 0) nc_close(f->ncid);
+    ncfile_release(f);
+    return 1;
+  }
+  return 0;
+}
+
+/* The first failure of a read, kept in err; later ones are dropped. */
+static void read_failed(int *failed, int rc, const char *path, const char *name, char *err,
+                        size_t errlen)
+{
+  if (*failed || rc == NC_NOERR) return;
+  *failed = 1;
+  snprintf(err, errlen, "%s: reading variable %s: %s (a damaged file?)", path, name,
+           nc_strerror(rc));
+}
+
+int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_t errlen)
 {
   const efsi_grid *g = f->g;
-  int varid = -1;
-  if (f->holds_file) NC_CHECK_INPUT(nc_inq_varid(f->ncid, name, &varid), f->path, name);
+  int varid = -1, failed = 0;
+  /* every rank goes through every collective call and message, failed or not, so that
+   * none waits for another; the verdict is shared at the end */
+  if (f->holds_file) read_failed(&failed, nc_inq_varid(f->ncid, name, &varid), f->path, name,
+                                 err, errlen);
+  const size_t cells = grid_cells(g);
 #ifdef HAVE_NETCDF_PAR
-  NC_CHECK_INPUT(nc_var_par_access(f->ncid, varid, NC_COLLECTIVE), f->path, name);
   size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
   size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
-  NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->block), f->path, name);
+  if (!failed) read_failed(&failed, nc_var_par_access(f->ncid, varid, NC_COLLECTIVE), f->path,
+                           name, err, errlen);
+  if (!failed) read_failed(&failed, nc_get_vara_double(f->ncid, varid, start, count, f->block),
+                           f->path, name, err, errlen);
 #else
   const size_t row_plane = (size_t)g->n[0] * g->n[1];
   for (int kg = 0; kg < g->global_n[2]; kg++) {
     if (f->d->rank == 0) {
       size_t start[3] = {(size_t)kg, 0, 0};
       size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
-      NC_CHECK_INPUT(nc_get_vara_double(f->ncid, varid, start, count, f->plane), f->path, name);
+      const size_t plane = (size_t)g->global_n[0] * g->global_n[1];
+      if (!failed) read_failed(&failed, nc_get_vara_double(f->ncid, varid, start, count,
+                                                           f->plane), f->path, name, err, errlen);
+      if (failed) memset(f->plane, 0, plane * sizeof(double));
       for (int r = 0; r < f->d->size; r++) {
         const int *b = f->blocks[r];
         if (!holds_plane(b, kg)) continue;
@@ -333,11 +568,25 @@ void ncfile_get(efsi_ncfile *f, const char *name, double *field)
     }
   }
 #endif
+  /* a NaN or an infinity would blow the run up at its first step: refuse it here, with the
+   * first such cell (global indices) */
+  for (size_t c = 0; !failed && c < cells; c++) {
+    if (isfinite(f->block[c]) && f->block[c] != NC_FILL_DOUBLE) continue;
+    const size_t i = c % (size_t)g->n[0], j = c / (size_t)g->n[0] % (size_t)g->n[1];
+    const size_t k = c / ((size_t)g->n[0] * g->n[1]);
+    snprintf(err, errlen, "%s: variable %s holds %s at cell (%zu, %zu, %zu)", f->path, name,
+             isnan(f->block[c]) ? "NaN" : isinf(f->block[c]) ? "an infinite value"
+             : "the NetCDF fill value (never written: a truncated file?)", i + (size_t)g->offset[0],
+             j + (size_t)g->offset[1], k + (size_t)g->offset[2]);
+    failed = 1;
+  }
+  if (ncfile_agree(f->d, failed, err, errlen)) return 1;
   unpack_block(g, f->block, field);
+  return 0;
 }
 
 void ncfile_close(efsi_ncfile *f)
 {
-  if (f->holds_file) NC_CHECK(nc_close(f->ncid));
+  if (f->holds_file && f->ncid >= 0) nc_close(f->ncid);
   ncfile_release(f);
 }

@@ -5,10 +5,12 @@
 #ifndef EFSI_OUTPUT_H
 #define EFSI_OUTPUT_H
 
+#include <errno.h>
 #include <stddef.h>
 
 #include "decomp/decomp.h"
 #include "base/grid.h"
+#include "base/errors.h"
 #include "base/limits.h"
 
 /* Rank 0 only (the driver broadcasts the result).  Creates dir and its parents when
@@ -34,12 +36,22 @@ typedef struct {
   double *plane;             /* serial build, rank 0: one global z-plane */
   double *piece;             /* serial build, rank 0: one rank's part of a plane */
   int (*blocks)[6];          /* serial build, rank 0: offset[3], n[3] of every rank */
+  int stall;                 /* tests only: stop in the middle of writing (EFSI_TEST_STALL_WRITE) */
 } efsi_ncfile;
 
+/* A NetCDF call on a file being written failed: remove the temporary file (the previous
+ * files are untouched) and stop every rank with status 1, naming the file, the NetCDF
+ * message and the system's reason (a full disk, a quota, a file-size limit). */
+EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call);
+#define NCFILE_CHECK(f, call) do { errno = 0; int nc_rc_ = (call); \
+  if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
+
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
- * sizes; ids in dim[0..2] in that order).  The file stays in define mode. */
+ * sizes; ids in dim[0..2] in that order).  The file stays in define mode.  nvars: the 3-D
+ * variables it will hold; when the folder has less room (free space, the file-size limit)
+ * the run stops as in ncfile_failed before the file is created. */
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3]);
+                   const efsi_grid *g, int dim[3], int nvars);
 
 /* Where holds_file: a double variable over dims (1 or 3 of them) with units and
  * long_name attributes, collective access with parallel NetCDF.  Returns its id. */
@@ -61,14 +73,30 @@ void ncfile_put_axis(efsi_ncfile *f, int varid, size_t n, const double *values);
  * when the final file is in place for every rank. */
 void ncfile_commit(efsi_ncfile *f);
 
-/* Collective: open an existing file for reading (header already checked by the caller). */
-void ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g);
+/* One process, before it opens a file a user hands us (restart, voxels): the NetCDF and
+ * HDF5 libraries crash on some damaged files (docs/building.md, "Fuzzing"), so a child
+ * process opens it first and reads its names, dimensions and attributes.  Nonzero with a
+ * one-line message naming the file when the child does not come back cleanly. */
+int ncfile_probe(const char *path, char *err, size_t errlen);
+
+/* Collective: open an existing file for reading (header already checked by the caller).
+ * Nonzero on every rank, with the same one-line message naming the file, when it cannot be
+ * opened (then nothing is to be closed). */
+int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                char *err, size_t errlen);
 
 /* Collective: read variable name (dims z, y, x) into the owned cells of field; halos are
- * left alone.  A read failure stops the run with the input status naming file and name. */
-void ncfile_get(efsi_ncfile *f, const char *name, double *field);
+ * left alone.  Every value must be finite.  Nonzero on every rank, with the same one-line
+ * message naming the file and the variable, when it cannot be read (a damaged file) or
+ * holds a NaN, an infinity or the NetCDF fill value (what a truncated classic file reads
+ * past its end). */
+int ncfile_get(efsi_ncfile *f, const char *name, double *field, char *err, size_t errlen);
 
 /* Collective: close a file opened for reading. */
 void ncfile_close(efsi_ncfile *f);
+
+/* Collective: did any rank fail?  The message of the lowest failing rank goes to every
+ * rank's err; returns nonzero on every rank when one failed. */
+int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen);
 
 #endif

@@ -6,6 +6,11 @@
  * bitwise. */
 #include "io/restart.h"
 
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +22,8 @@
 /* Bumped whenever the layout below changes, so an old file is refused, not misread. */
 #define RESTART_FORMAT 1
 #define MESSAGE_LEN 512
+/* More body tracers than any case seeds: a file that claims more is damaged. */
+#define RESTART_MAX_TRACERS 100000000
 
 static const char *boundary_name(int periodic) { return periodic ? "periodic" : "wall"; }
 
@@ -36,25 +43,25 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   const int nfields = s->nfields;
   int id[SNAPSHOT_MAX_FIELDS], dim[3];
   efsi_ncfile f;
-  ncfile_create(&f, path, d, g, dim);
+  ncfile_create(&f, path, d, g, dim, nfields);
   for (int n = 0; n < nfields; n++)
     id[n] = ncfile_define(&f, field[n].name, 3, dim, field[n].units, field[n].long_name);
   if (f.holds_file) {
     const int format = RESTART_FORMAT;
     const long long step = s->step;
     const char *materials = s->materials;
-    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
-    NC_CHECK(nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
+    NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
+    NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
     for (int dir = 1; dir < 3; dir++) {
       const char *type = boundary_name(d->periodic[dir]);
-      NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
+      NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
                                strlen(type), type));
     }
-    NC_CHECK(nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));
-    NC_CHECK(nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
-    NC_CHECK(nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
+    NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));
+    NCFILE_CHECK(&f, nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
+    NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
   }
   /* The tracers (gathered on rank 0) as 1-D variables over the dimension "tracer"; a
    * case without bodies has no such dimension (a zero length would make it unlimited). */
@@ -63,7 +70,7 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   int tracer_id[TRACER_VARIABLES];
   if (ntr > 0) {
     int tdim = -1;
-    if (f.holds_file) NC_CHECK(nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
+    if (f.holds_file) NCFILE_CHECK(&f, nc_def_dim(f.ncid, "tracer", (size_t)ntr, &tdim));
     for (int v = 0; v < TRACER_VARIABLES; v++)
       tracer_id[v] = ncfile_define(&f, tracer_name[v], 1, &tdim, v < 2 ? "1" : "um",
                                    "body tracer (docs/tracers.md)");
@@ -84,37 +91,64 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   ncfile_commit(&f);
 }
 
-int restart_read_tracers(const char *path, long *n, efsi_tracer **tracers, char *err,
-                         size_t errlen)
+/* Is the tracer t as read a possible one: a whole id >= 0, a known kind, a position inside
+ * the box?  (Values that do not fit a long or an int are refused before the conversion.) */
+static int tracer_valid(const double column[TRACER_VARIABLES], int kinds,
+                        const double length[3])
+{
+  const double id = column[0], kind = column[1];
+  /* isfinite first: an ordered comparison with a NaN traps in the --enable-debug build */
+  for (int v = 0; v < TRACER_VARIABLES; v++)
+    if (!isfinite(column[v])) return 0;
+  if (!(id >= 0 && id <= 9007199254740992.0 && id == floor(id))) return 0;
+  if (!(kind >= 0 && kind < kinds && kind == floor(kind))) return 0;
+  for (int d = 0; d < 3; d++)
+    if (!(column[2 + d] >= 0 && column[2 + d] <= length[d])) return 0;
+  return 1;
+}
+
+int restart_read_tracers(const char *path, int kinds, const double length[3], long *n,
+                         efsi_tracer **tracers, char *err, size_t errlen)
 {
   *n = 0;
   *tracers = NULL;
   int ncid, dim;
+  if (ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
     nc_close(ncid);
     return 0;
   }
   size_t len = 0;
-  int failed = nc_inq_dimlen(ncid, dim, &len) != NC_NOERR;
-  efsi_tracer *t = calloc(len > 0 ? len : 1, sizeof *t);
-  double *column = malloc((len > 0 ? len : 1) * sizeof(double));
+  int failed = nc_inq_dimlen(ncid, dim, &len) != NC_NOERR || len > RESTART_MAX_TRACERS;
+  efsi_tracer *t = failed ? NULL : calloc(len > 0 ? len : 1, sizeof *t);
+  double *column = failed ? NULL : malloc((len > 0 ? len : 1) * TRACER_VARIABLES * sizeof(double));
+  if (!failed && (!t || !column)) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
   for (int v = 0; !failed && v < TRACER_VARIABLES; v++) {
-    int varid;
+    int varid, ndims = 0, dims[NC_MAX_VAR_DIMS];
     failed = nc_inq_varid(ncid, tracer_name[v], &varid) != NC_NOERR
-          || nc_get_var_double(ncid, varid, column) != NC_NOERR;
-    for (size_t k = 0; !failed && k < len; k++) {
-      if (v == 0) t[k].id = (long)column[k];
-      else if (v == 1) t[k].kind = (int)column[k];
-      else t[k].x[v - 2] = column[k];
-    }
+          || nc_inq_varndims(ncid, varid, &ndims) != NC_NOERR || ndims != 1
+          || nc_inq_vardimid(ncid, varid, dims) != NC_NOERR || dims[0] != dim
+          || nc_get_var_double(ncid, varid, column + v * len) != NC_NOERR;
   }
   nc_close(ncid);
+  for (size_t k = 0; !failed && k < len; k++) {
+    double one[TRACER_VARIABLES];
+    for (int v = 0; v < TRACER_VARIABLES; v++) one[v] = column[v * len + k];
+    if (!tracer_valid(one, kinds, length)) {
+      free(t);
+      free(column);
+      return nc_message(err, errlen, "%s: body tracer %zu is not valid (id %g, kind %g, "
+                        "position %g %g %g)", path, k, one[0], one[1], one[2], one[3], one[4]);
+    }
+    t[k].id = (long)one[0];
+    t[k].kind = (int)one[1];
+    for (int d = 0; d < 3; d++) t[k].x[d] = one[2 + d];
+  }
   free(column);
   if (failed) {
     free(t);
-    snprintf(err, errlen, "%s: the body tracers (tracer_*) cannot be read", path);
-    return 1;
+    return nc_message(err, errlen, "%s: the body tracers (tracer_*) cannot be read", path);
   }
   *n = (long)len;
   *tracers = t;
@@ -153,11 +187,14 @@ static int read_stamp(int ncid, const char *path, long long *step, double *time,
 static int check_variable(int ncid, const char *path, const char *name, const int cells[3],
                           char *err, size_t errlen)
 {
-  int id, ndims, dims[NC_MAX_VAR_DIMS];
+  int id, ndims = 0, dims[NC_MAX_VAR_DIMS];
   nc_type type;
   if (nc_inq_varid(ncid, name, &id) != NC_NOERR)
     return nc_message(err, errlen, "%s: variable %s is missing", path, name);
-  NC_TRY(nc_inq_var(ncid, id, NULL, &type, &ndims, dims, NULL), path, name, err, errlen);
+  /* the number of dimensions first: a damaged file may claim more than dims holds */
+  NC_TRY(nc_inq_varndims(ncid, id, &ndims), path, name, err, errlen);
+  NC_TRY(nc_inq_vartype(ncid, id, &type), path, name, err, errlen);
+  if (ndims == 3) NC_TRY(nc_inq_vardimid(ncid, id, dims), path, name, err, errlen);
   size_t len[3] = {0, 0, 0};
   for (int k = 0; k < ndims && k < 3; k++)
     NC_TRY(nc_inq_dimlen(ncid, dims[k], &len[k]), path, name, err, errlen);
@@ -216,6 +253,7 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
                        restart_header *h)
 {
   int ncid;
+  if (ncfile_probe(path, h->message, MESSAGE_LEN)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", h->message, MESSAGE_LEN);
   int failed = read_stamp(ncid, path, &h->step, &h->time, h->message, MESSAGE_LEN)
             || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
@@ -225,18 +263,36 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
   return failed;
 }
 
+/* Collective: rank 0 reads and checks the header, every rank gets the verdict in h. */
+static int share_header(const char *path, const efsi_snapshot *s, const efsi_decomp *d,
+                        restart_header *h)
+{
+  memset(h, 0, sizeof *h);
+  if (d->rank == 0) h->failed = read_header(path, s, d, h);
+  MPI_CHECK(MPI_Bcast(h, (int)sizeof *h, MPI_BYTE, 0, d->comm));
+  return h->failed;
+}
+
+int restart_check(const char *path, const efsi_snapshot *s, const efsi_decomp *d, char *err,
+                  size_t errlen)
+{
+  restart_header h;
+  if (share_header(path, s, d, &h)) return nc_message(err, errlen, "%s", h.message);
+  return 0;
+}
+
 int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen)
 {
   restart_header h;
-  memset(&h, 0, sizeof h);
-  if (d->rank == 0) h.failed = read_header(path, s, d, &h);
-  MPI_CHECK(MPI_Bcast(&h, (int)sizeof h, MPI_BYTE, 0, d->comm));
-  if (h.failed) return nc_message(err, errlen, "%s", h.message);
+  if (share_header(path, s, d, &h)) return nc_message(err, errlen, "%s", h.message);
   efsi_ncfile f;
-  ncfile_open(&f, path, d, s->grid);
-  for (int n = 0; n < s->nfields; n++) ncfile_get(&f, s->field[n].name, s->field[n].data);
+  if (ncfile_open(&f, path, d, s->grid, err, errlen)) return 1;
+  int failed = 0;
+  for (int n = 0; n < s->nfields && !failed; n++)
+    failed = ncfile_get(&f, s->field[n].name, s->field[n].data, err, errlen);
   ncfile_close(&f);
+  if (failed) return 1;
   s->step = (long)h.step;
   s->time = h.time;
   s->drive_force = h.drive_force;
@@ -247,9 +303,81 @@ int restart_peek(const char *path, long *step, double *time, char *err, size_t e
 {
   int ncid;
   long long stored_step = 0;
+  *step = -1;
+  if (ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   int failed = read_stamp(ncid, path, &stored_step, time, err, errlen);
   nc_close(ncid);
   *step = (long)stored_step;
   return failed;
+}
+
+/* The step of a name restart_<digits>.nc (exactly that form: no .tmp), or -1. */
+static long long restart_name_step(const char *name)
+{
+  if (strncmp(name, "restart_", 8) != 0) return -1;
+  const char *digits = name + 8;
+  const size_t n = strspn(digits, "0123456789");
+  if (n == 0 || n > 18 || strcmp(digits + n, ".nc") != 0) return -1;
+  return strtoll(digits, NULL, 10);
+}
+
+typedef struct {
+  long long step;
+  char name[64];
+} restart_entry;
+
+static int newest_first(const void *a, const void *b)
+{
+  const long long x = ((const restart_entry *)a)->step, y = ((const restart_entry *)b)->step;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int restart_latest(const char *dir, char *path, size_t len, FILE *warnings, char *err,
+                   size_t errlen)
+{
+  path[0] = '\0';
+  DIR *listing = opendir(dir);
+  if (!listing) {
+    if (errno == ENOENT) return nc_message(err, errlen, "--restart latest: no restart file: "
+                                           "the output directory %s does not exist", dir);
+    return nc_message(err, errlen, "--restart latest: cannot read the output directory %s: "
+                      "%s", dir, strerror(errno));
+  }
+  restart_entry *entry = NULL;
+  size_t count = 0, capacity = 0;
+  for (struct dirent *e = readdir(listing); e; e = readdir(listing)) {
+    const long long step = restart_name_step(e->d_name);
+    if (step < 0 || strlen(e->d_name) >= sizeof entry->name) continue;
+    if (count == capacity) {
+      capacity = capacity ? 2 * capacity : 64;
+      restart_entry *grown = realloc(entry, capacity * sizeof *entry);
+      if (!grown) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory listing %s", dir);
+      entry = grown;
+    }
+    entry[count].step = step;
+    snprintf(entry[count++].name, sizeof entry->name, "%s", e->d_name);
+  }
+  closedir(listing);
+  if (count > 1) qsort(entry, count, sizeof *entry, newest_first);
+  int found = 0;
+  for (size_t k = 0; k < count && !found; k++) {
+    char candidate[EFSI_PATH_LEN + 64], why[MESSAGE_LEN];
+    snprintf(candidate, sizeof candidate, "%s/%s", dir, entry[k].name);
+    long stored = -1;
+    double time = 0;
+    int bad = restart_peek(candidate, &stored, &time, why, sizeof why);
+    if (!bad && stored != entry[k].step) {
+      snprintf(why, sizeof why, "%.400s: holds step %ld, its name says %lld", candidate, stored,
+               entry[k].step);
+      bad = 1;
+    }
+    if (!bad) found = snprintf(path, len, "%s", candidate) < (int)len;
+    else if (warnings) fprintf(warnings, "efsi: warning: --restart latest: skipping %s\n", why);
+  }
+  free(entry);
+  if (found) return 0;
+  return nc_message(err, errlen, "--restart latest: %s holds no complete restart file%s "
+                    "(--restart latest-or-new starts afresh when there is none)", dir,
+                    count ? " (every restart_*.nc was skipped)" : "");
 }

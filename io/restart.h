@@ -6,6 +6,7 @@
 #define EFSI_RESTART_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/tracer.h"
 #include "decomp/decomp.h"
@@ -26,13 +27,30 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
 int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen);
 
+/* Collective: the checks of restart_read on the header alone (s's arrays are not touched,
+ * they may be NULL), so that a file that does not fit the case is refused before anything
+ * is allocated.  Same contract as restart_read. */
+int restart_check(const char *path, const efsi_snapshot *s, const efsi_decomp *d, char *err,
+                  size_t errlen);
+
 /* Rank 0: the body tracers stored in a restart file (*n = 0 and *tracers = NULL when it has
- * none; free() them).  Nonzero with a message when they cannot be read. */
-int restart_read_tracers(const char *path, long *n, efsi_tracer **tracers, char *err,
-                         size_t errlen);
+ * none; free() them).  Nonzero with a message when they cannot be read or one is not a
+ * possible tracer: an id that is not a whole number >= 0, a kind outside 0..kinds-1, a
+ * position outside the box [0, length]. */
+int restart_read_tracers(const char *path, int kinds, const double length[3], long *n,
+                         efsi_tracer **tracers, char *err, size_t errlen);
 
 /* Any one rank: step and time stored in a restart file, without reading the fields (the
  * driver needs the step to trim diagnostics.csv).  Nonzero with a message on failure. */
 int restart_peek(const char *path, long *step, double *time, char *err, size_t errlen);
+
+/* Rank 0: the newest complete restart file in dir (--restart latest): the restart_N.nc
+ * names (not the .tmp of a write that did not finish), newest step first; the first that
+ * opens as an efsi restart file of this format whose step is the one its name says is
+ * taken (path).  Each one skipped (damaged, truncated, empty, not NetCDF, another format)
+ * gets one warning line on warnings.  Returns nonzero with a message in err when there is
+ * none. */
+int restart_latest(const char *dir, char *path, size_t len, FILE *warnings, char *err,
+                   size_t errlen);
 
 #endif

@@ -18,6 +18,12 @@ enum { VOXELS_PHI = 0, VOXELS_LABEL = 1 };
 int voxels_check(const char *path, int variable, const int global_n[3], char *err,
                  size_t errlen);
 
+/* One process: voxels_check and every value, read one z-plane at a time (phi in [0, 1],
+ * whole labels 0..nlabels): a damaged file or a NaN is refused before the fields are
+ * allocated.  Same contract as voxels_check. */
+int voxels_validate(const char *path, int variable, int nlabels, const int global_n[3],
+                    char *err, size_t errlen);
+
 /* Fill the owned cells of phi[0] (VOXELS_PHI) or phi[0..nlabels-1] (VOXELS_LABEL).
  * Returns nonzero with a one-line message naming the file, the variable and what is
  * wrong (missing, wrong type, wrong dimensions or sizes, values out of range). */

@@ -5,6 +5,7 @@
 #include "src/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,13 +19,18 @@ void cli_usage(FILE *out)
         "  --set SECTION.KEY=VALUE  override a key of the case file (repeatable)\n"
         "  --steps N                stop at step N (replaces time.steps; N > 0)\n"
         "  --restart FILE           continue from a restart_NNNNNNNN.nc file\n"
+        "  --restart latest         continue from the newest restart file in the output\n"
+        "                           directory (latest-or-new: start afresh when there is none)\n"
         "  --check                  validate the case, print the memory estimate and the\n"
         "                           time-step limits, and exit\n"
+        "  --ranks N                with --check: plan a run on N ranks without starting them\n"
         "  -h, --help               print this help and exit\n"
         "  --version                print the version and exit\n"
         "\n"
         "The case file's keys are documented in docs/case-file.md.  Exit status: 0 on\n"
-        "success, 1 when the run fails, 2 for bad input (command line, case file, restart).\n",
+        "success, 1 when the run fails, 2 for bad input (command line, case file, restart),\n"
+        "3 when the run blew up, 4 when it stopped early with a restart file (a signal,\n"
+        "time.wall_limit).\n",
         out);
 }
 
@@ -73,22 +79,24 @@ static int set_once(const char **slot, const char *value, const char *name, cons
   return 0;
 }
 
-static int parse_steps(const char *value, long *steps, char *err, size_t errlen)
+static int parse_count(const char *name, const char *value, long max, long *count, char *err,
+                       size_t errlen)
 {
-  char *end;
+  char *end = NULL;
   errno = 0;
   long n = value[0] >= '0' && value[0] <= '9' ? strtol(value, &end, 10) : 0;
-  if (n <= 0 || *end != '\0' || errno != 0) {
-    snprintf(err, errlen, "--steps: expected a positive integer, got \"%s\"", value);
+  if (n <= 0 || n > max || *end != '\0' || errno != 0) {
+    snprintf(err, errlen, "%s: expected a positive integer%s, got \"%s\"", name,
+             max < LONG_MAX ? " that fits an int" : "", value);
     return 1;
   }
-  *steps = n;
+  *count = n;
   return 0;
 }
 
 static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
 {
-  const char *steps_text = NULL;
+  const char *steps_text = NULL, *ranks_text = NULL;
   int options_done = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
@@ -114,7 +122,13 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
       if (set_once(&steps_text, option_value(argc, argv, &i, "--steps",
                                              "a positive integer", err, errlen),
                    "--steps", "a positive integer", err, errlen) ||
-          parse_steps(steps_text, &o->steps, err, errlen))
+          parse_count("--steps", steps_text, LONG_MAX, &o->steps, err, errlen))
+        return 1;
+    } else if (is_option(arg, "--ranks", 1)) {
+      if (set_once(&ranks_text, option_value(argc, argv, &i, "--ranks",
+                                             "a positive integer", err, errlen),
+                   "--ranks", "a positive integer", err, errlen) ||
+          parse_count("--ranks", ranks_text, INT_MAX, &o->plan_ranks, err, errlen))
         return 1;
     } else if (is_option(arg, "--set", 1)) {
       const char *value = option_value(argc, argv, &i, "--set", "section.key=value", err,
@@ -132,6 +146,10 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
       return 1;
     }
   }
+  if (o->plan_ranks > 0 && !o->check) {
+    snprintf(err, errlen, "--ranks: only with --check (a run has the ranks mpirun gives it)");
+    return 1;
+  }
   if (!o->case_file && !o->help && !o->version) {
     snprintf(err, errlen, "missing case file (usage: efsi [options] CASE.ini)");
     return 1;
@@ -143,6 +161,7 @@ int cli_parse(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
 {
   memset(o, 0, sizeof *o);
   o->steps = -1;
+  o->plan_ranks = -1;
   /* at most one override per argument */
   o->overrides = malloc(sizeof *o->overrides * (size_t)(argc > 0 ? argc : 1));
   if (!o->overrides) {

@@ -10,10 +10,11 @@
 typedef struct {
   const char *case_file;       /* the one positional argument */
   const char *output_dir;      /* -o DIR; NULL when absent */
-  const char *restart_file;    /* --restart FILE; NULL when absent */
+  const char *restart_file;    /* --restart FILE, latest or latest-or-new; NULL when absent */
   const char **overrides;      /* --set section.key=value, in command-line order */
   int n_overrides;
   long steps;                  /* --steps N (> 0); -1 when absent */
+  long plan_ranks;             /* --ranks N with --check (> 0); -1 when absent */
   int check, help, version;    /* --check, --help / -h, --version */
 } efsi_cli;
 

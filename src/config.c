@@ -138,6 +138,29 @@ static int to_long(const char *t, long *x)
   return end != t && *end == '\0' && errno == 0;
 }
 
+/* A duration: seconds (a number), or H:MM:SS with minutes and seconds below 60 and any
+ * number of hours. */
+static int to_duration(const char *t, double *seconds)
+{
+  if (!strchr(t, ':')) return to_double(t, seconds);
+  if (t[strspn(t, "0123456789:")] != '\0') return 0;
+  long part[3];
+  int n = 0;
+  for (const char *p = t; n < 3; n++) {
+    char *end;
+    if (*p < '0' || *p > '9') return 0;
+    errno = 0;
+    part[n] = strtol(p, &end, 10);
+    if (errno != 0 || part[n] > 100000000L) return 0;
+    if (n < 2 && *end != ':') return 0;
+    if (n == 2 && *end != '\0') return 0;
+    p = end + 1;
+  }
+  if (part[1] >= 60 || part[2] >= 60) return 0;
+  *seconds = 3600.0 * part[0] + 60.0 * part[1] + part[2];
+  return 1;
+}
+
 static int in_range(const key_spec *k, double x)
 {
   return (k->min_open ? x > k->min : x >= k->min) && x <= k->max;
@@ -225,6 +248,12 @@ static int store(efsi_config *c, const key_spec *k, const char *value)
       if (strcmp(token[0], no[w]) == 0) { *(int *)field = 0; return 1; }
     }
     return 0;
+  }
+  case KIND_DURATION: {
+    double x;
+    if (n != 1 || !to_duration(token[0], &x) || !in_range(k, x)) return 0;
+    *(double *)field = x;
+    return 1;
   }
   case KIND_DT: {
     double x;
@@ -315,8 +344,10 @@ static void apply_override(parse_state *s, const char *text)
 {
   char section[128], name[128], value[1024];
   origin here = {0, text};
-  const char *eq = strchr(text, '='), *dot = strchr(text, '.');
   while (is_blank(*text)) text++;
+  const char *eq = strchr(text, '='), *dot = strchr(text, '.');
+  /* a dot only after the '=' (in the value) is no section.key */
+  if (dot && eq && dot > eq) dot = NULL;
   size_t lsec = dot ? (size_t)(dot - text) : 0, lname = eq && dot ? (size_t)(eq - dot - 1) : 0;
   while (lname > 0 && is_blank(dot[lname])) lname--;
   if (!eq || !dot || dot > eq || lsec == 0 || lname == 0 || lsec >= sizeof section ||

@@ -45,6 +45,7 @@ typedef struct {
   int unsafe;                    /* time.unsafe */
   long steps;                    /* time.steps (-1 = not given) */
   double end_time;               /* time.end_time (negative = not given) */
+  double wall_limit;             /* time.wall_limit in seconds (0 = none) */
 
   unsigned long seed;            /* init.seed */
   double interface_width;        /* init.interface_width (cells) */
@@ -54,9 +55,11 @@ typedef struct {
   long fields_every;             /* output.fields_every (0 = at the end only) */
   long diagnostics_every;        /* output.diagnostics_every */
   long restart_every;            /* output.restart_every (0 = at the end only) */
+  double progress_seconds;       /* output.progress_seconds (0 = no progress lines) */
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */
+  int peer_halos;                /* performance.peer_halos: GPU to GPU halos on a node (CUDA IPC) */
   int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
   int device;                    /* performance.device: DEVICE_CPU or DEVICE_GPU */
   int cuda_aware_mpi;            /* performance.cuda_aware_mpi: AWARE_AUTO, AWARE_YES, AWARE_NO */
@@ -75,6 +78,7 @@ typedef struct {
   double platelet_semi_axes[3];  /* platelet.semi_axes */
   double platelet_modulus;       /* platelet.modulus */
   int platelet_orientation;      /* platelet.orientation */
+  double platelet_radial_band[2];/* platelet.radial_band: fractions of the lumen radius */
   double sphere_center[3], sphere_radius, sphere_modulus;
   double ellipsoid_center[3], ellipsoid_semi_axes[3], ellipsoid_modulus;
   int vessel_shape;              /* vessel.shape */

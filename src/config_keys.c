@@ -57,17 +57,21 @@ const key_spec config_keys[] = {
   {"time", "steps", KIND_LONG, FIELD(steps), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
   {"time", "end_time", KIND_DOUBLES, FIELD(end_time), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
+  {"time", "wall_limit", KIND_DURATION, FIELD(wall_limit), 1, 0, HUGE_VAL, 1, NULL,
+   "seconds > 0 or HH:MM:SS"},
   {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
   {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (cells)"},
   {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest, taylor-green or couette"},
   {"init", "flow_amplitude", KIND_DOUBLES, FIELD(flow_amplitude), 1, ANY, NULL, "a number"},
-  {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, 0, HUGE_VAL, 0, NULL,
-   "an integer >= 0 (0 = at the end only)"},
+  {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, -1, HUGE_VAL, 0, NULL,
+   "an integer >= -1 (0 = at the end only, -1 = never)"},
   {"output", "diagnostics_every", KIND_LONG, FIELD(diagnostics_every), 1, 0, HUGE_VAL, 0,
    NULL, "an integer >= 0 (0 = at the end only)"},
-  {"output", "restart_every", KIND_LONG, FIELD(restart_every), 1, 0, HUGE_VAL, 0, NULL,
-   "an integer >= 0 (0 = at the end only)"},
+  {"output", "restart_every", KIND_LONG, FIELD(restart_every), 1, -1, HUGE_VAL, 0, NULL,
+   "an integer >= -1 (0 = at the end only, -1 = never)"},
+  {"output", "progress_seconds", KIND_DOUBLES, FIELD(progress_seconds), 1, 0, HUGE_VAL, 0,
+   NULL, "a number of seconds >= 0 (0 = no progress lines)"},
   {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (0 = not given)"},
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
@@ -75,6 +79,8 @@ const key_spec config_keys[] = {
   {"performance", "device", KIND_WORD, FIELD(device), 1, ANY, device_words, "cpu or gpu"},
   {"performance", "cuda_aware_mpi", KIND_WORD, FIELD(cuda_aware_mpi), 1, ANY, aware_words,
    "auto, yes or no"},
+  {"performance", "peer_halos", KIND_BOOL, FIELD(peer_halos), 1, ANY, NULL,
+   "true or false (or yes/no, 1/0)"},
   {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
@@ -97,6 +103,8 @@ const key_spec config_keys[] = {
    "a shear modulus > 0"},
   {"platelet", "orientation", KIND_WORD, FIELD(platelet_orientation), 1, ANY,
    orientation_words, "random, x, y or z"},
+  {"platelet", "radial_band", KIND_DOUBLES, FIELD(platelet_radial_band), 2, 0, 1, 0, NULL,
+   "two fractions of the lumen radius in [0, 1], r_lo < r_hi"},
   {"sphere", "center", KIND_DOUBLES, FIELD(sphere_center), 3, ANY, NULL, "three numbers"},
   {"sphere", "radius", KIND_DOUBLES, FIELD(sphere_radius), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
@@ -149,12 +157,15 @@ void config_defaults(efsi_config *c)
   c->init_flow = INIT_REST;
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
+  c->progress_seconds = 10;
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
+  c->peer_halos = 1;  /* GPU to GPU on a node where the GPUs reach each other: docs/gpu.md */
   c->rbc_diameter = 8;
   for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;
   c->platelet_semi_axes[1] = 1;
   c->platelet_semi_axes[2] = 0.8;
+  c->platelet_radial_band[1] = 1;   /* 0 1: the whole lumen, no band */
 }
 

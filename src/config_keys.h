@@ -17,7 +17,8 @@ typedef enum {
   KIND_BOOL,       /* true/false, yes/no, 1/0 */
   KIND_DT,         /* auto or a number > 0 */
   KIND_PATH,       /* a file name (any characters but white space at the ends) */
-  KIND_LIST        /* 1..count numbers in range (voxels.modulus, the one list key) */
+  KIND_LIST,       /* 1..count numbers in range (voxels.modulus, the one list key) */
+  KIND_DURATION    /* seconds > 0, or HH:MM:SS */
 } key_kind;
 
 typedef struct {

@@ -3,7 +3,12 @@
  *   kinetic_energy = sum over faces of rho/2 (u^2 + v^2 + w^2) hx hy hz
  *   flow_rate      = <u> Ly Lz (volume flux through a cross-section x = const)
  *   wall_shear     = mean over wall faces of mu |u_t(first cell) - u_wall| / (h/2)
- *   div_rms, div_max of rho div v on owned cells. */
+ *   div_rms, div_max of rho div v on owned cells;
+ * with a vessel, the lumen's (docs/output.md, "Lumen quantities"):
+ *   lumen_flow_rate      = sum over x faces of u (1 - phi_wall) hy hz / Nx
+ *   tube_hematocrit      = volume_rbc / (box volume - volume_wall)
+ *   discharge_hematocrit = sum u phi_rbc / sum u (1 - phi_wall) over the x faces
+ *   lumen_wall_shear_*   = mean and largest wall shear over the crossings of phi_wall = 1/2. */
 #include "src/diagnose.h"
 
 #include <math.h>
@@ -14,6 +19,7 @@
 #include "stencils/operators.h"
 #include "base/errors.h"
 #include "decomp/reduce.h"
+#include "src/materials.h"
 #include "stencils/solid_stress.h"
 
 /* The centroid and the second moments about it, per volume, from the sums of phi_moments
@@ -39,18 +45,19 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
   const efsi_kernels *k = sv->k;
-  double *plane = sv->plane_sums;   /* n[2] * (SUM_COUNT + 2) doubles: enough for
-                                     * FLOW_COUNT and MOMENT_COUNT partials per plane */
+  double *plane = sv->plane_sums;   /* 2 SUM_COUNT n[2] doubles: enough for FLOW_COUNT,
+                                     * MOMENT_COUNT and LUMEN_COUNT partials per plane */
   k->divergence(g, 1.0, s->u, s->v, s->w, sv->div);
   double flow[FLOW_COUNT];
   k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);
 
   /* one global sum: kinetic energy, div^2, u, the wall shear and its faces, the elastic
-   * energy, each material's volume and the moments of its phi; one global maximum: speed,
-   * |div|, -min and max det B */
-  enum { KINETIC, DIV2, U, SHEAR, FACES, ELASTIC, VOLUME };
+   * energy, the lumen's fluxes and wall shear, each material's volume and the moments of
+   * its phi; one global maximum: speed, |div|, -min and max det B, the lumen's largest wall
+   * shear */
+  enum { KINETIC, DIV2, U, SHEAR, FACES, ELASTIC, LUMEN, VOLUME = LUMEN + LUMEN_SHEAR_MAX };
   const int moments = VOLUME + s->nmat;   /* material m's moments from moments + m MOMENT_COUNT */
-  double sums[VOLUME + EFSI_MAX_MATERIALS * (1 + MOMENT_COUNT)] = {0}, maxima[4] = {0};
+  double sums[VOLUME + EFSI_MAX_MATERIALS * (1 + MOMENT_COUNT)] = {0}, maxima[5] = {0};
   sums[KINETIC] = flow[FLOW_KINETIC];
   sums[DIV2] = flow[FLOW_DIV2];
   sums[U] = flow[FLOW_U];
@@ -73,8 +80,20 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     maxima[2] = -det[0];
     maxima[3] = det[1];
   }
+  int wall = -1, rbc = -1;
+  if (c->vessel_shape == VESSEL_TUBE) {
+    efsi_materials materials;
+    materials_of_case(c, &materials);
+    wall = materials_index(&materials, "wall");
+    rbc = materials_index(&materials, "rbc");
+    double lumen[LUMEN_COUNT];
+    k->lumen_sums(g, c->viscosity, s->phi[wall], rbc >= 0 ? s->phi[rbc] : NULL, s->u, s->v,
+                  s->w, plane, lumen);
+    for (int q = 0; q < LUMEN_SHEAR_MAX; q++) sums[LUMEN + q] = lumen[q];
+    maxima[4] = lumen[LUMEN_SHEAR_MAX];
+  }
   global_sum(sv->decomp, sums, moments + s->nmat * MOMENT_COUNT);
-  global_max(sv->decomp, maxima, s->nmat > 0 ? 4 : 2);
+  global_max(sv->decomp, maxima, wall >= 0 ? 5 : s->nmat > 0 ? 4 : 2);
 
   const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
   const double volume = g->h[0] * g->h[1] * g->h[2];
@@ -96,6 +115,19 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     row->material_volume[m] = sums[VOLUME + m];
     row->solid_volume += sums[VOLUME + m];
     shape_of_moments(&sums[moments + m * MOMENT_COUNT], g->length, row->material_shape[m]);
+  }
+  row->lumen_flow_rate = row->tube_hematocrit = row->discharge_hematocrit = 0.0;
+  row->lumen_wall_shear_mean = row->lumen_wall_shear_max = 0.0;
+  if (wall >= 0) {
+    const double box = g->length[0] * g->length[1] * g->length[2];
+    const double lumen_volume = box - sums[VOLUME + wall];
+    const double flux = sums[LUMEN + LUMEN_FLUX];
+    row->lumen_flow_rate = flux * g->h[1] * g->h[2] / g->global_n[0];
+    row->tube_hematocrit = rbc >= 0 && lumen_volume > 0 ? sums[VOLUME + rbc] / lumen_volume : 0.0;
+    row->discharge_hematocrit = flux != 0.0 ? sums[LUMEN + LUMEN_RBC_FLUX] / flux : 0.0;
+    const double crossings = sums[LUMEN + LUMEN_CROSSINGS];
+    row->lumen_wall_shear_mean = crossings > 0 ? sums[LUMEN + LUMEN_SHEAR] / crossings : 0.0;
+    row->lumen_wall_shear_max = maxima[4];
   }
   /* no solid cell anywhere: the extremes stay infinite; report 0 as for a fluid-only case */
   row->detB_min = isfinite(maxima[2]) ? -maxima[2] : 0.0;

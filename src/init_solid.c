@@ -22,12 +22,13 @@ static int material_index(const efsi_config *c, const char *name)
   return materials_index(&materials, name);
 }
 
-/* A seeded family of the given kind, when the case asks for a count or a fraction of it;
- * its material is the one named after the kind. */
-static void add_family(const efsi_config *c, efsi_case_bodies *cb, int kind, long count,
-                       double fraction, const double size[3], int orientation)
+/* A seeded family of the given kind, when the case asks for a count or a fraction of it
+ * (NULL otherwise); its material is the one named after the kind. */
+static efsi_body_family *add_family(const efsi_config *c, efsi_case_bodies *cb, int kind,
+                                    long count, double fraction, const double size[3],
+                                    int orientation)
 {
-  if (count <= 0 && fraction <= 0) return;
+  if (count <= 0 && fraction <= 0) return NULL;
   efsi_body_family *f = &cb->family[cb->nfam++];
   f->kind = kind;
   f->material = material_index(c, shape_name(kind));
@@ -35,6 +36,8 @@ static void add_family(const efsi_config *c, efsi_case_bodies *cb, int kind, lon
   f->fraction = fraction;
   memcpy(f->size, size, sizeof f->size);
   f->orientation = orientation;
+  f->band[1] = 1;
+  return f;
 }
 
 int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen)
@@ -51,8 +54,10 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   sd->vessel_diameter = c->vessel_diameter;
   const double rbc_size[3] = {c->rbc_diameter, 0, 0};
   add_family(c, cb, BODY_RBC, c->rbc_count, c->rbc_hematocrit, rbc_size, c->rbc_orientation);
-  add_family(c, cb, BODY_PLATELET, c->platelet_count, c->platelet_fraction,
-             c->platelet_semi_axes, c->platelet_orientation);
+  efsi_body_family *platelets = add_family(c, cb, BODY_PLATELET, c->platelet_count,
+                                           c->platelet_fraction, c->platelet_semi_axes,
+                                           c->platelet_orientation);
+  if (platelets) memcpy(platelets->band, c->platelet_radial_band, sizeof platelets->band);
   /* single bodies keep the lab axes */
   if (c->sphere_radius > 0) {
     efsi_body *b = &cb->single[cb->nsingle++];
@@ -83,8 +88,8 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
     return 1;
   if (cb->nfam == 0 && cb->nsingle == 0) return 0;
   char why[1024];
-  if (bodies_seed(sd, cb->family, cb->nfam, cb->single, cb->nsingle, &cb->total, why,
-                  sizeof why)) {
+  if (bodies_seed(sd, cb->family, cb->nfam, cb->single, cb->nsingle, &cb->total, &cb->report,
+                  why, sizeof why)) {
     snprintf(err, errlen, "%s: %s", c->file, why);
     return 1;
   }

@@ -21,6 +21,7 @@ typedef struct {
   efsi_body single[3];       /* sphere, ellipsoid, the RBC at rbc.center */
   int nsingle;
   long total;                /* bodies of all kinds */
+  efsi_seeding_report report;  /* how the families were seeded */
 } efsi_case_bodies;
 
 /* Build and validate the case's bodies (cheap, before any allocation): bodies that do not

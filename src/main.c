@@ -4,10 +4,13 @@
  * validated everywhere before any allocation: bad input exits with status 2), process
  * grid, time step, output directory, then the run. */
 #define _GNU_SOURCE   /* feenableexcept */
+#include <limits.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,7 +27,11 @@
 #include "base/errors.h"
 #include "src/init_solid.h"
 #include "io/output.h"
+#include "io/restart.h"
+#include "io/voxels.h"
 #include "src/run.h"
+#include "src/state.h"
+#include "src/stop.h"
 #include "src/timestep.h"
 
 /* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
@@ -53,14 +60,15 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
   return text;
 }
 
-/* Memory the run will hold, per rank, in bytes: the fields of the state (u, v, w, p, and
- * with a solid every phi_m and six B) and of the solver (13 work arrays and one rate per
- * material; halos and row padding included), the halo buffers and the SMAC solver's
- * arrays.  On a GPU these are device memory, and the host holds a mirror of the state for
- * output (and, for SMAC on several GPUs, the host solver's arrays). */
+/* Memory the run will hold on one rank (rank 0 when root), in bytes: the fields of the state
+ * (u, v, w, p, and with a solid every phi_m and six B) and of the solver (13 work arrays and
+ * one rate per material; halos and row padding included), the halo buffers and the SMAC
+ * solver's arrays.  On a GPU these are device memory, and the host holds a mirror of the
+ * state for output; SMAC on the GPU solves the whole grid on rank 0's (its block, spectrum
+ * and twice its lines, the Thomas coefficients), through host copies on several ranks. */
 typedef struct { double host, device; } memory_needs;
 
-static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks)
+static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks, int root)
 {
   efsi_materials materials;
   const int nmat = materials_of_case(c, &materials);
@@ -76,10 +84,14 @@ static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, in
   if (c->device == DEVICE_GPU) {
     m.device = (state_fields + solver_fields) * field + halo + planes;
     m.host = state_fields * field;
-    if (smac && ranks == 1)   /* block, spectrum and twice its lines, Thomas coefficients */
-      m.device += cells * sizeof(double) + 3.5 * (g->n[0] / 2 + 1) * g->n[1] * g->n[2] * 16.0;
-    else if (smac)
-      m.host += 2 * field + 3.0 * cells * sizeof(double);
+    const double whole = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+    if (smac && root)
+      m.device += whole * sizeof(double)
+                  + 3.5 * (g->global_n[0] / 2 + 1) * g->global_n[1] * g->global_n[2] * 16.0;
+    if (smac && ranks > 1) {   /* the packed block of this rank, on the device and the host */
+      m.device += cells * sizeof(double);
+      m.host += cells * sizeof(double) + (root ? 2.0 * whole * sizeof(double) : 0.0);
+    }
   } else {
     m.host = (state_fields + solver_fields) * field + halo + planes;
     if (smac) m.host += 3.0 * cells * sizeof(double);
@@ -95,7 +107,7 @@ static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
   if (c->device != DEVICE_GPU) return 0;
   size_t free_bytes = 0, total = 0;
   device_memory(&free_bytes, &total);
-  const double needed = memory_estimate(c, g, d->size).device;
+  const double needed = memory_estimate(c, g, d->size, d->rank == 0).device;
   /* the tightest rank decides: the largest shortfall, with its figures */
   double shortfall[3] = {needed - (double)free_bytes, needed, (double)free_bytes};
   struct { double value; int rank; } mine = {shortfall[0], d->rank}, worst;
@@ -110,8 +122,92 @@ static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
   return 1;
 }
 
+/* The seeded bodies: each family's count and the fraction of the region it fills (the tube
+ * hematocrit with a vessel, the volume fraction of the box without), and how they were
+ * placed (docs/bodies.md, "Seeding"). */
+static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
+{
+  if (cb->nfam == 0) return;
+  const efsi_seeding_report *r = &cb->report;
+  printf("  bodies:");
+  const int tube = c->vessel_shape == VESSEL_TUBE;
+  for (int f = 0; f < cb->nfam; f++) {
+    const int rbc = cb->family[f].kind == BODY_RBC;
+    printf("%s %ld %s (%s%.4f%s)", f ? "," : "", r->count[f], shape_name(cb->family[f].kind),
+           rbc && tube ? "tube hematocrit " : rbc ? "hematocrit " : "", r->fraction[f],
+           rbc ? "" : tube ? " of the lumen" : " of the box");
+  }
+  if (r->packed)
+    printf("; random packing: %ld sweeps, %.2f s, axis order %.3f\n", r->sweeps, r->seconds,
+           r->order);
+  else
+    printf("; lattice\n");
+}
+
+/* A whole count as digits (exact below 2^53), else in e-notation. */
+static void format_count(double n, char *buf, size_t len)
+{
+  if (n < 9007199254740992.0) snprintf(buf, len, "%.0f", n);
+  else snprintf(buf, len, "%.6e", n);
+}
+
+/* Does one rank's block of the process grid dims fit efsi's index and message types?  The
+ * points of a field with halos and a halo message must fit an int (MPI counts, the serial
+ * NetCDF planes).  Computed in double: nothing overflows on the way. */
+static int block_fits(const efsi_config *c, const int dims[3], char *err, size_t errlen)
+{
+  double n[3], points = 1;
+  for (int e = 0; e < 3; e++) {
+    n[e] = (double)(c->cells[e] / dims[e]);
+    points *= n[e] + 2 * EFSI_HALO + EFSI_ALIGN / sizeof(double);
+  }
+  efsi_materials materials;
+  const int nmat = materials_of_case(c, &materials);
+  const double exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
+  double face = 0;
+  for (int e = 0; e < 3; e++)
+    face = fmax(face, EFSI_HALO * exchanged * (n[(e + 1) % 3] + 2 * EFSI_HALO)
+                          * (n[(e + 2) % 3] + 2 * EFSI_HALO));
+  if (points <= INT_MAX && face <= INT_MAX) return 0;
+  snprintf(err, errlen, "%.1000s: grid.cells: a block of %.0f x %.0f x %.0f cells per rank "
+           "(process grid %d x %d x %d) is too large: a field with halos or a halo message "
+           "must hold fewer than 2^31 values; use more ranks", config_where(c, "grid.cells"),
+           n[0], n[1], n[2], dims[0], dims[1], dims[2]);
+  return 1;
+}
+
+/* Collective: does the run fit the memory of every node (the ranks there times the
+ * estimate per rank against the node's physical memory)?  Refused before any allocation. */
+static int memory_fits(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+                       char *err, size_t errlen)
+{
+  MPI_Comm node;
+  int on_node = 1;
+  MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node));
+  MPI_CHECK(MPI_Comm_size(node, &on_node));
+  MPI_CHECK(MPI_Comm_free(&node));
+  const double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+  const double need = memory_estimate(c, g, d->size, d->rank == 0).host;
+  int short_here = physical > 0 && need * on_node > physical, any = 0;
+  MPI_CHECK(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, d->comm));
+  if (!any) return 0;
+  if (d->rank == 0 || short_here)
+    snprintf(err, errlen, "%.1000s: grid.cells: %d x %d x %d cells need %.4g GiB per rank "
+             "(%.0f bytes per cell); %d ranks on a node need %.4g GiB, more than its %.4g GiB "
+             "of memory: use more nodes or fewer cells (efsi --check prints the estimate)",
+             config_where(c, "grid.cells"), c->cells[0], c->cells[1], c->cells[2],
+             need / 1073741824.0, need / grid_cells(g), on_node,
+             need * on_node / 1073741824.0, physical / 1073741824.0);
+  /* the message of the lowest rank that is short */
+  struct { int failed, rank; } mine = {short_here, -d->rank}, first;
+  MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MAXLOC, d->comm));
+  MPI_CHECK(MPI_Bcast(err, (int)errlen, MPI_CHAR, -first.rank, d->comm));
+  return 1;
+}
+
 static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
-                          const efsi_timestep *ts, const efsi_backend *b, int check)
+                          const efsi_timestep *ts, const efsi_backend *b,
+                          const efsi_case_bodies *cb, int check)
 {
   int threads = 1;
 #ifdef _OPENMP
@@ -119,9 +215,11 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
 #endif
   static const char *const bc[2] = {"periodic", "wall"};
   printf("efsi %s: case %s (%s)\n", PACKAGE_VERSION, c->name, c->file);
-  printf("  grid %d x %d x %d cells, %g x %g x %g, y %s, z %s\n", c->cells[0], c->cells[1],
-         c->cells[2], c->length[0], c->length[1], c->length[2], bc[c->boundary[1]],
-         bc[c->boundary[2]]);
+  char total[64];
+  format_count((double)c->cells[0] * c->cells[1] * (double)c->cells[2], total, sizeof total);
+  printf("  grid %d x %d x %d = %s cells, %g x %g x %g, y %s, z %s\n", c->cells[0],
+         c->cells[1], c->cells[2], total, c->length[0], c->length[1], c->length[2],
+         bc[c->boundary[1]], bc[c->boundary[2]]);
   printf("  %d ranks as %d x %d x %d, %d x %d x %d cells each, %d threads per rank\n", d->size,
          d->dims[0], d->dims[1], d->dims[2], g->n[0], g->n[1], g->n[2], threads);
   printf("  pressure: %s; drive: %s\n", c->pressure_method == PRESSURE_ACM ? "acm" : "smac",
@@ -132,10 +230,12 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
                                      l == ts->binding ? " (binds)" : "");
   printf(" U = %.4g\n", ts->velocity_scale);
   printf("  device: %s\n", b->description);
+  print_bodies(c, cb);
   if (check) {
-    const memory_needs m = memory_estimate(c, g, d->size);
-    printf("  memory: %.1f MiB per rank, %.0f bytes per cell", m.host / 1048576.0,
-           m.host / grid_cells(g));
+    const memory_needs m = memory_estimate(c, g, d->size, 1);
+    printf("  memory: %.1f MiB per rank, %.0f bytes per cell, %.1f GiB for all %d ranks",
+           m.host / 1048576.0, m.host / grid_cells(g), m.host * d->size / 1073741824.0,
+           d->size);
     if (b->gpu)
       printf(" on the host; %.1f MiB per GPU, %.0f bytes per cell on the device",
              m.device / 1048576.0, m.device / grid_cells(g));
@@ -144,12 +244,63 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
   fflush(stdout);
 }
 
+/* --check --ranks N: the process grid, limits and memory of a run on N ranks, planned on
+ * this one process without creating the ranks (a decomposition of one process standing in
+ * for rank 0 of N).  Returns the exit status. */
+static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char *err,
+                size_t errlen)
+{
+  const int n = (int)ranks;
+  const int periodic[3] = {1, c->boundary[1] == BOUNDARY_PERIODIC, c->boundary[2] == BOUNDARY_PERIODIC};
+  efsi_decomp d;
+  memset(&d, 0, sizeof d);
+  char why[1024] = "";
+  if (config_validate_ranks(c, n, err, errlen)) return EFSI_EXIT_INPUT;
+  if (decomp_plan(n, c->cells, c->ranks, periodic, d.dims, why, sizeof why)) {
+    snprintf(err, errlen, "%.1000s: %s", config_where(c, "grid.ranks"), why);
+    return EFSI_EXIT_INPUT;
+  }
+  if (block_fits(c, d.dims, err, errlen)) return EFSI_EXIT_INPUT;
+  d.comm = MPI_COMM_SELF;
+  d.size = n;
+  for (int e = 0; e < 3; e++) d.periodic[e] = periodic[e];
+  efsi_grid g;
+  decomp_grid(&d, c->cells, c->length, &g);
+  efsi_backend backend;
+  if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
+  print_summary(c, &d, &g, ts, &backend, 1);
+  printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
+  return 0;
+}
+
+/* Rank 0 resolves --restart latest / latest-or-new in dir (io/restart.h: restart_latest)
+ * and every rank gets the verdict: *path the file, or "" to start afresh.  Nonzero with the
+ * message in err when there is none and a fresh start was not asked for. */
+static int resolve_latest(int rank, const char *dir, const char *how, char *path, size_t len,
+                          char *err, size_t errlen)
+{
+  int status = 0;
+  path[0] = '\0';
+  if (rank == 0) {
+    status = restart_latest(dir, path, len, stderr, err, errlen);
+    if (status > 0 && strcmp(how, "latest-or-new") == 0) {
+      printf("efsi: no restart file in %s: starting afresh (--restart latest-or-new)\n", dir);
+      path[0] = '\0';
+      status = 0;
+    }
+  }
+  MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  MPI_CHECK(MPI_Bcast(status ? err : path, (int)(status ? errlen : len), MPI_CHAR, 0, MPI_COMM_WORLD));
+  return status;
+}
+
 int main(int argc, char **argv)
 {
   int provided = 0, rank = 0, size = 1;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  stop_install();
 #if defined(EFSI_DEBUG) && defined(HAVE_FEENABLEEXCEPT)
   feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW);
 #endif
@@ -180,14 +331,38 @@ int main(int argc, char **argv)
   int bad = config_parse(&cfg, cli.case_file, text, cli.overrides, cli.n_overrides, err, sizeof err);
   free(text);
   if (!bad && cli.steps > 0) cfg.steps = cli.steps;
-  if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
   efsi_timestep ts;
+  if (!bad && cli.plan_ranks > 0) {   /* --check --ranks N */
+    bad = timestep_choose(&cfg, &ts, err, sizeof err);
+    const int status = bad ? EFSI_EXIT_INPUT : plan(&cfg, &ts, cli.plan_ranks, err, sizeof err);
+    cli_free(&cli);
+    if (status) return input_error(rank, err);
+    MPI_Finalize();
+    return 0;
+  }
+  if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
   if (!bad) bad = timestep_choose(&cfg, &ts, err, sizeof err);
-  static efsi_case_bodies bodies;
-  if (!bad) bad = case_bodies(&cfg, &bodies, err, sizeof err);
   efsi_decomp d;
+  const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
+  int planned[3];
   if (!bad) {
-    const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
+    char why[1024] = "";
+    if (decomp_plan(size, cfg.cells, cfg.ranks, periodic, planned, why, sizeof why)) {
+      snprintf(err, sizeof err, "%.1000s: %s", config_where(&cfg, "grid.ranks"), why);
+      bad = 1;
+    }
+  }
+  /* sizes first: the seeding below allocates per body, the decomposition per rank */
+  if (!bad) bad = block_fits(&cfg, planned, err, sizeof err);
+  static efsi_case_bodies bodies;
+  if (!bad && cfg.voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
+    if (rank == 0)
+      bad = voxels_validate(cfg.voxels_file, cfg.voxels_variable, cfg.voxels_moduli, cfg.cells,
+                            err, sizeof err);
+    MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  }
+  if (!bad) bad = case_bodies(&cfg, &bodies, err, sizeof err);
+  if (!bad) {
     char why[1024] = "";
     if (decomp_create(&d, MPI_COMM_WORLD, cfg.cells, cfg.ranks, periodic, why, sizeof why)) {
       snprintf(err, sizeof err, "%.1000s: %s", config_where(&cfg, "grid.ranks"), why);
@@ -202,12 +377,14 @@ int main(int argc, char **argv)
   efsi_grid g;
   decomp_grid(&d, cfg.cells, cfg.length, &g);
   efsi_backend backend;
-  if (backend_choose(&cfg, &d, &backend, err, sizeof err) || device_fits(&cfg, &d, &g, err, sizeof err)) {
+  if (memory_fits(&cfg, &d, &g, err, sizeof err)
+      || backend_choose(&cfg, &d, &backend, err, sizeof err)
+      || device_fits(&cfg, &d, &g, err, sizeof err)) {
     decomp_free(&d);
     cli_free(&cli);
     return input_error(rank, err);
   }
-  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, cli.check);
+  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, &bodies, cli.check);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);
@@ -219,8 +396,26 @@ int main(int argc, char **argv)
   char dir[EFSI_PATH_LEN];
   if (cli.output_dir) snprintf(dir, sizeof dir, "%s", cli.output_dir);
   else snprintf(dir, sizeof dir, "out/%s", cfg.name);
+  /* --restart latest / latest-or-new: the newest complete restart file in dir */
+  char latest[EFSI_PATH_LEN + 64];
+  const char *restart_file = cli.restart_file;
+  if (restart_file && (strcmp(restart_file, "latest") == 0
+                       || strcmp(restart_file, "latest-or-new") == 0)) {
+    if (resolve_latest(rank, dir, restart_file, latest, sizeof latest, err, sizeof err)) {
+      decomp_free(&d);
+      cli_free(&cli);
+      return input_error(rank, err);
+    }
+    restart_file = latest[0] ? latest : NULL;
+  }
+  /* a restart file that does not fit the case is refused before anything is allocated */
+  if (restart_file && state_check_restart(restart_file, &cfg, &g, &d, err, sizeof err)) {
+    decomp_free(&d);
+    cli_free(&cli);
+    return input_error(rank, err);
+  }
   int refused = 0;
-  if (rank == 0) refused = output_prepare(dir, cli.restart_file != NULL, err, sizeof err);
+  if (rank == 0) refused = output_prepare(dir, restart_file != NULL, err, sizeof err);
   MPI_CHECK(MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD));
   if (refused) {
     MPI_CHECK(MPI_Bcast(err, (int)sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD));
@@ -228,9 +423,12 @@ int main(int argc, char **argv)
     cli_free(&cli);
     return input_error(rank, err);
   }
-  if (rank == 0) printf("  output: %s\n", dir);
+  if (rank == 0) {
+    printf("  output: %s\n", dir);
+    if (restart_file) printf("  restart: %s\n", restart_file);
+  }
 
-  const int status = run(&cfg, &d, &ts, dir, cli.restart_file, &bodies, &backend);
+  const int status = run(&cfg, &d, &ts, dir, restart_file, &bodies, &backend);
   decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();

@@ -15,4 +15,8 @@ double random_uniform(uint64_t *state);
 /* The stream of body l of family f under init.seed. */
 uint64_t random_stream(unsigned long seed, int f, long l);
 
+/* A rotation uniform over SO(3), drawn from *state (Shoemake's unit quaternion): its
+ * matrix, row by row, three numbers of the stream. */
+void random_rotation(uint64_t *state, double frame[3][3]);
+
 #endif

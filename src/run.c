@@ -1,7 +1,12 @@
 /* The time loop (see run.h).  Output cadence: diagnostics every output.diagnostics_every
  * steps, fields and restart every output.fields_every / output.restart_every steps (0: at
- * the end only); the last step always writes fields, a restart file and a diagnostics row.
- * Restart files are never deleted, so a run that blows up keeps its last good one. */
+ * the end only, -1: never); the last step writes fields and a restart file unless they are
+ * never written, and always a diagnostics row.
+ * Restart files are never deleted, so a run that blows up keeps its last good one.  A run
+ * stopped early (a signal, time.wall_limit: src/stop.h) writes a restart file and a
+ * diagnostics row after the step the ranks agreed on, even with output.restart_every = -1,
+ * and returns EFSI_EXIT_STOPPED.  Rank 0 prints a progress line every
+ * output.progress_seconds (src/progress.h). */
 #include "src/run.h"
 
 #include <math.h>
@@ -16,10 +21,12 @@
 #include "io/fields.h"
 #include "src/init.h"
 #include "io/output.h"
+#include "src/progress.h"
 #include "src/report.h"
 #include "io/restart.h"
 #include "src/solver.h"
 #include "src/state.h"
+#include "src/stop.h"
 #include "src/tracers.h"
 
 /* True when step/time have reached the end of the run's history. */
@@ -44,6 +51,8 @@ typedef struct {
   const char *dir;
   char last_restart[EFSI_PATH_LEN + 64];
   long fields_step, restart_step;   /* last step written */
+  efsi_wall_budget budget;   /* time.wall_limit and what the run measured against it */
+  int write_measured;        /* budget.write_seconds is a measured restart write */
 } output_state;
 
 /* The host mirror holds the state (a copy from the device on a GPU). */
@@ -66,6 +75,7 @@ static void write_fields(output_state *o)
 
 static void write_restart(output_state *o)
 {
+  const double begin = MPI_Wtime();
   timer_start(&o->sv->timers, TIMER_IO);
   long n = 0;
   efsi_tracer *all = NULL;
@@ -76,6 +86,39 @@ static void write_restart(output_state *o)
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
+  const double seconds = MPI_Wtime() - begin;
+  if (!o->write_measured || seconds > o->budget.write_seconds) o->budget.write_seconds = seconds;
+  o->write_measured = 1;
+}
+
+/* Rank 0: the progress line over the last interval (seconds, steps); div_rms is the one the
+ * step's reduction predicts after the ACM update, mach rank 0's largest speed over beta. */
+static void print_progress(const output_state *o, double seconds, long steps)
+{
+  const efsi_grid *g = &o->s->grid;
+  const efsi_config *c = o->c;
+  const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+  efsi_progress_values v = {.step = o->s->step, .steps = c->steps, .time = o->s->time,
+                            .end_time = c->end_time, .dt = o->sv->dt, .div_rms = -1,
+                            .mach = -1, .seconds_per_step = -1};
+  if (steps > 0 && seconds > 0) {
+    v.mcups = cells * (double)steps / seconds / 1e6;
+    v.seconds_per_step = seconds / (double)steps;
+  }
+  const efsi_step_info *info = &o->sv->info;
+  if (c->pressure_method == PRESSURE_ACM) {
+    v.div_rms = sqrt(fmax(info->div2_predicted, 0.0));
+    if (info->beta > 0) {
+      double flow[FLOW_COUNT];
+      o->sv->k->flow_norms(g, 1.0, o->s->u, o->s->v, o->s->w, o->sv->div, o->sv->plane_sums,
+                           flow);
+      v.mach = flow[FLOW_SPEED_MAX] / info->beta;
+    }
+  }
+  char line[256];
+  progress_line(&v, line, sizeof line);
+  printf("%s\n", line);
+  fflush(stdout);
 }
 
 /* Returns the advective ratio dt / (advective limit at the measured u_max). */
@@ -147,7 +190,8 @@ static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const
   int bad = state_read_restart(path, s, d, err, sizeof err);
   long n = 0;
   efsi_tracer *all = NULL;
-  if (!bad && d->rank == 0) bad = restart_read_tracers(path, &n, &all, err, sizeof err);
+  if (!bad && d->rank == 0)
+    bad = restart_read_tracers(path, BODY_KINDS, s->grid.length, &n, &all, err, sizeof err);
   MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, d->comm));
   if (bad) {
     if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err[0] ? err : path);
@@ -156,6 +200,14 @@ static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const
   tracers_scatter(t, n, all);
   free(all);
   return 0;
+}
+
+/* Bytes of a restart file of s: every array of the global grid. */
+static double restart_bytes(const efsi_state *s)
+{
+  const efsi_grid *g = &s->grid;
+  const double arrays = 4 + (s->nmat > 0 ? s->nmat + 6 : 0);
+  return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
@@ -170,6 +222,13 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
       || solver_create(&sv, c, d, &g, ts->dt, b))
     efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
   efsi_state *const sp = state;
+  if (b->gpu && d->size > 1) {
+    int faces[2] = {halo_faces(sv.halo), halo_gpu_to_gpu_faces(sv.halo)};
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, faces, 2, MPI_INT, MPI_SUM, d->comm));
+    if (d->rank == 0)
+      printf("  halos: %d of %d faces between ranks GPU to GPU on a node (performance.peer_halos)\n",
+             faces[1], faces[0]);
+  }
 
   efsi_tracers *tracers = tracers_create(d, &g);
   if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
@@ -207,17 +266,27 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (c->fields_every > 0) write_fields(&o);
   }
 
+  o.budget.limit = c->wall_limit;
+  o.budget.write_seconds = stop_write_estimate(restart_bytes(sp));
   timers_zero_clocks(&sv.timers);
   const double start = MPI_Wtime();
+  double progress_wall = start;
+  long progress_step = sp->step;
+  int stop = 0;
   while (!finished(c, sp, sv.dt)) {
+    /* this rank's vote, counted in the step's one reduction */
+    sv.stop_vote = stop_signal() || stop_wall_due(&o.budget, stop_elapsed()) ? 1.0 : 0.0;
+    const double step_begin = MPI_Wtime();
     if (solver_step(&sv, sp)) {
       status = blow_up(&o, "the sums of the next pressure step overflowed or are not finite");
       break;
     }
+    o.budget.longest_step = fmax(o.budget.longest_step, MPI_Wtime() - step_begin);
     const int last = finished(c, sp, sv.dt);
-    const int diagnostics = due(c->diagnostics_every, sp->step) || last;
-    const int fields = due(c->fields_every, sp->step) || last;
-    const int restart = due(c->restart_every, sp->step) || last;
+    stop = sv.stop_agreed && !last;
+    const int diagnostics = due(c->diagnostics_every, sp->step) || last || stop;
+    const int fields = due(c->fields_every, sp->step) || (last && c->fields_every >= 0);
+    const int restart = due(c->restart_every, sp->step) || (last && c->restart_every >= 0) || stop;
     /* the exchange of the new state stays in flight into the next step unless it is read */
     if (diagnostics || fields || restart) solver_sync(&sv, sp);
     if (diagnostics) {
@@ -237,19 +306,48 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     }
     if (fields) write_fields(&o);
     if (restart) write_restart(&o);
+    if (d->rank == 0 && c->progress_seconds > 0) {
+      const double now = MPI_Wtime();
+      if (now - progress_wall >= c->progress_seconds) {
+        print_progress(&o, now - progress_wall, sp->step - progress_step);
+        progress_wall = now;
+        progress_step = sp->step;
+      }
+    }
+    if (stop) {
+      status = EFSI_EXIT_STOPPED;
+      break;
+    }
   }
   solver_sync(&sv, sp);
   backend_wait(b);
   const double seconds = MPI_Wtime() - start;
   if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
-    if (o.fields_step != sp->step) write_fields(&o);
-    if (o.restart_step != sp->step) write_restart(&o);
+    if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
+    if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
   }
   if (d->rank == 0) {
     diagnostics_close();
     if (o.bodies) bodies_csv_close();
   }
-  if (status == 0) report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
+  if (status == 0 || status == EFSI_EXIT_STOPPED)
+    report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
+  if (status == EFSI_EXIT_STOPPED && d->rank == 0) {
+    const int sig = stop_signal();
+    char why[96], limit[32];
+    stop_format_duration(c->wall_limit, limit, sizeof limit);
+    if (sig) snprintf(why, sizeof why, "on %s", stop_signal_name(sig));
+    else if (stop_wall_due(&o.budget, stop_elapsed()))
+      snprintf(why, sizeof why, "before time.wall_limit = %s", limit);
+    else snprintf(why, sizeof why, "on another rank's signal or wall-clock limit");
+    printf("efsi: stopped early %s after step %ld (t = %.6g): restart file %s written; "
+           "continue with --restart latest (exit status %d)\n", why, sp->step, sp->time,
+           o.last_restart, EFSI_EXIT_STOPPED);
+    fflush(stdout);
+  }
+  /* mpirun ends the job at the first rank that exits with a status other than 0: no rank
+   * leaves before rank 0 has written and printed everything */
+  if (status == EFSI_EXIT_STOPPED) MPI_CHECK(MPI_Barrier(d->comm));
 done:
   tracers_free(tracers);
   solver_free(&sv);

@@ -10,9 +10,15 @@
 #include "src/timestep.h"
 
 enum { EFSI_EXIT_BLOWUP = 3 };   /* non-finite values or the stable range left */
+/* Stopped early, on a signal or before time.wall_limit, with a restart file written: not a
+ * failure, and not the end of the run either, so that a job script can tell "continue with
+ * --restart latest" from 0 (done) and from 1-3 (look at the log) (docs/building.md,
+ * "Exit status"). */
+enum { EFSI_EXIT_STOPPED = 4 };
 
 /* Collective.  cb: the case's bodies, validated by case_bodies.  Returns the exit status:
- * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file) or EFSI_EXIT_BLOWUP. */
+ * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file), EFSI_EXIT_BLOWUP or
+ * EFSI_EXIT_STOPPED. */
 int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
         const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b);
 

@@ -1,9 +1,11 @@
-/* Seeding of the bodies.  One lattice of sites, each sized for
+/* Seeding of the bodies (docs/bodies.md, "Seeding").  One lattice of sites, each sized for
  * the largest body (its exclusion box: the bounding cube for random orientation, the
  * bounding box for an aligned one), tiles the region; a site holds one body of the largest
  * family or a sub-lattice of slots of a smaller one.  Body l of family f sits in slot
  * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
- * (seed, f, l); it never leaves its slot, so bodies cannot overlap. */
+ * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  Where no lattice holds
+ * the families, or one keeps to a radial band, they are packed at random instead
+ * (src/packing.h; docs/bodies.md, "Random packing"), once per input and process. */
 #include "src/seeding.h"
 
 #include <math.h>
@@ -12,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "src/packing.h"
 #include "src/random.h"
 
 static const double pi = 3.14159265358979323846;
@@ -209,7 +213,17 @@ static int check_family(const efsi_body_family *f, char *err, size_t errlen)
   if (f->count > 0 && f->fraction > 0)
     return fail(err, errlen, "%s.count and the %s's volume fraction are both given: give one",
                 name, name);
+  const int no_band = f->band[0] == 0 && f->band[1] == 0;
+  if (!no_band && !(f->band[0] >= 0 && f->band[0] < f->band[1] && f->band[1] <= 1))
+    return fail(err, errlen, "%s.radial_band = %g %g: two fractions of the lumen radius, "
+                "0 <= r_lo < r_hi <= 1", name, f->band[0], f->band[1]);
   return 0;
+}
+
+/* Does family f keep its centres in a radial band? */
+static int banded(const efsi_body_family *f)
+{
+  return f->band[1] > 0 && !(f->band[0] == 0 && f->band[1] == 1);
 }
 
 static double region_volume(const efsi_seeding *s)
@@ -250,6 +264,10 @@ static int plan_counts(const efsi_seeding *s, const efsi_body_family *fam, int n
     L->first_id[f] = L->seeded;
     L->seeded += L->count[f];
     family_half_extents(&fam[f], L->half[f]);
+    if (banded(&fam[f]) && !s->vessel)
+      return fail(err, errlen, "%s.radial_band = %g %g: a band of the lumen needs a vessel "
+                  "(vessel.shape = tube)", shape_name(fam[f].kind), fam[f].band[0],
+                  fam[f].band[1]);
   }
   return 0;
 }
@@ -369,34 +387,208 @@ static void plan_sites(const efsi_seeding *s, lattice *L)
   L->shift = (long)(random_mix64((uint64_t)s->seed ^ 0x5EEDull) % (uint64_t)L->needed);
 }
 
-/* The lattice plan: a pure function of the input, identical on every rank. */
+/* The lattice plan: a pure function of the input, identical on every rank.  Returns
+ * nonzero on a refusal; L->valid = 0 (with bodies to seed) when no lattice holds them, or a
+ * family keeps to a radial band: then they are packed.  *at_most: the most bodies of the
+ * first family in use a lattice holds with the others kept (0 with a band). */
 static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
-                        lattice *L, char *err, size_t errlen)
+                        lattice *L, long *at_most, char *err, size_t errlen)
 {
   memset(L, 0, sizeof *L);
+  *at_most = 0;
   int most[3];
   if (plan_counts(s, fam, nfam, L, err, errlen)) return 1;
   if (L->seeded == 0) return 0;
   if (plan_region(s, fam, L, most, err, errlen)) return 1;
-  /* The family blamed when nothing fits: the first in use. */
+  for (int f = 0; f < nfam; f++)
+    if (L->count[f] > 0 && banded(&fam[f])) return 0;
   int blamed = 0;
   while (L->count[blamed] == 0) blamed++;
-  long at_most;
-  plan_search(fam, L, most, blamed, &at_most);
-  if (L->valid == 0) {
-    char key[64], region[128];
-    const efsi_body_family *b = &fam[blamed];
-    family_key(b, key, sizeof key);
-    region_text(s, region, sizeof region);
-    if (b->count > 0)
-      return fail(err, errlen, "%s = %ld cannot be placed: at most %ld with this lattice "
-                  "seeding in %s", key, b->count, at_most, region);
-    return fail(err, errlen, "%s = %g cannot be placed: at most %.3g with this lattice "
-                "seeding in %s", key, b->fraction,
-                at_most * shape_volume(b->kind, b->size) / region_volume(s), region);
-  }
-  plan_sites(s, L);
+  plan_search(fam, L, most, blamed, at_most);
+  if (L->valid > 0) plan_sites(s, L);
   return 0;
+}
+
+/* ---- the random packing ------------------------------------------------------------------ */
+
+/* The last packing of this process, for bodies_near of the same input (bodies_seed, then
+ * each rank's bodies_near, see the same families). */
+static struct {
+  int filled, rc;
+  efsi_seeding s;
+  int nfam;
+  efsi_body_family fam[EFSI_MAX_FAMILIES];
+  efsi_body *bodies;
+  long n;
+  packing_result result;
+  double seconds;
+  char err[1024];
+} packed;
+
+static int same_input(const efsi_seeding *s, const efsi_body_family *fam, int nfam)
+{
+  const efsi_seeding *t = &packed.s;
+  if (!packed.filled || nfam != packed.nfam || s->seed != t->seed || s->vessel != t->vessel ||
+      s->vessel_diameter != t->vessel_diameter)
+    return 0;
+  for (int d = 0; d < 3; d++)
+    if (s->length[d] != t->length[d] || s->cells[d] != t->cells[d] ||
+        s->periodic[d] != t->periodic[d])
+      return 0;
+  for (int f = 0; f < nfam; f++) {
+    const efsi_body_family *a = &fam[f], *b = &packed.fam[f];
+    if (a->kind != b->kind || a->material != b->material || a->count != b->count ||
+        a->fraction != b->fraction || a->orientation != b->orientation ||
+        a->band[0] != b->band[0] || a->band[1] != b->band[1])
+      return 0;
+    for (int d = 0; d < 3; d++)
+      if (a->size[d] != b->size[d]) return 0;
+  }
+  return 1;
+}
+
+/* The region of the packing (the box less one cell at walls, or the lumen less one cell),
+ * the gap the drawing needs between bodies, and the families; refuses a band no centre can
+ * reach. */
+static int packing_input(const efsi_seeding *s, const efsi_body_family *fam, const lattice *L,
+                         packing_region *r, packing_family *pf, char *err, size_t errlen)
+{
+  memset(r, 0, sizeof *r);
+  double h[3], hmax = 0;
+  for (int d = 0; d < 3; d++) {
+    h[d] = s->length[d] / s->cells[d];
+    r->length[d] = s->length[d];
+    r->periodic[d] = s->periodic[d];
+    if (d > 0 && !s->periodic[d]) hmax = fmax(hmax, h[d]);
+  }
+  r->wall_margin = s->vessel ? fmax(h[1], h[2]) : hmax;
+  r->lumen = s->vessel;
+  r->lumen_radius = 0.5 * s->vessel_diameter;
+  r->seed = s->seed;
+  r->band[0] = 0;
+  r->band[1] = r->lumen_radius;
+  double gap = 0;
+  for (int f = 0; f < L->nfam; f++) {
+    gap = fmax(gap, bodies_draw_gap(h, fam[f].kind, fam[f].size));
+    packing_family *p = &pf[f];
+    memset(p, 0, sizeof *p);
+    p->kind = fam[f].kind;
+    p->material = fam[f].material;
+    memcpy(p->size, fam[f].size, sizeof p->size);
+    p->count = L->count[f];
+    p->rotates = fam[f].orientation == 0;
+    if (!p->rotates) aligned_frame(fam[f].orientation, p->frame);
+    if (L->count[f] == 0 || !banded(&fam[f])) continue;
+    /* one band for the region: the families that keep to one share it */
+    double e[3];
+    shape_half_extents(fam[f].kind, fam[f].size, e);
+    const double reach = r->lumen_radius - r->wall_margin - fmin(e[0], fmin(e[1], e[2]));
+    p->banded = 1;
+    r->band[0] = fam[f].band[0] * r->lumen_radius;
+    r->band[1] = fmin(fam[f].band[1] * r->lumen_radius, reach);
+    if (r->band[0] > reach)
+      return fail(err, errlen, "%s.radial_band = %g %g: a %s's centre stays within r/(D/2) <= "
+                  "%.3g (its half-thickness and one cell inside the lumen)", shape_name(p->kind),
+                  fam[f].band[0], fam[f].band[1], shape_name(p->kind), reach / r->lumen_radius);
+  }
+  /* the drawing's gap, and a little for the rounding of the cells' sample points */
+  r->gap = gap + 1e-9 * fmax(s->length[0], fmax(s->length[1], s->length[2]));
+  return 0;
+}
+
+static double seconds_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* The most bodies a random packing takes: every rank packs all of them (docs/bodies.md,
+ * "Random packing": about 50 us per body and sweep, a few hundred sweeps). */
+#define PACKING_MAX 10000
+
+/* Pack the families of plan L (or take the packing of the same input made before).
+ * lattice_most: what the lattice holds of the first family, for the message. */
+static int plan_packing(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
+                        const lattice *L, long lattice_most, char *err, size_t errlen)
+{
+  if (L->seeded > PACKING_MAX) {
+    int b = 0;
+    while (L->count[b] == 0) b++;
+    char key[64], region[128], value[64];
+    family_key(&fam[b], key, sizeof key);
+    region_text(s, region, sizeof region);
+    if (fam[b].count > 0) snprintf(value, sizeof value, "%ld", fam[b].count);
+    else snprintf(value, sizeof value, "%g", fam[b].fraction);
+    return fail(err, errlen, "%s = %s cannot be placed: the lattice seeding holds at most "
+                "%.3g %s in %s, and %ld bodies are more than a random packing takes (%d): "
+                "align the cells (%s.orientation) or seed fewer", key, value,
+                fam[b].count > 0 ? (double)lattice_most
+                                 : lattice_most * shape_volume(fam[b].kind, fam[b].size) /
+                                       region_volume(s),
+                fam[b].count > 0 ? "bodies" : "of the region", region, L->seeded, PACKING_MAX,
+                shape_name(fam[b].kind));
+  }
+  if (same_input(s, fam, nfam)) {
+    if (packed.rc) snprintf(err, errlen, "%s", packed.err);
+    return packed.rc;
+  }
+  free(packed.bodies);
+  memset(&packed, 0, sizeof packed);
+  packed.s = *s;
+  packed.nfam = nfam;
+  memcpy(packed.fam, fam, (size_t)nfam * sizeof *fam);
+  packed.filled = 1;
+  packing_region r;
+  packing_family pf[EFSI_MAX_FAMILIES];
+  packed.rc = packing_input(s, fam, L, &r, pf, packed.err, sizeof packed.err);
+  if (!packed.rc) {
+    packed.bodies = malloc((size_t)L->seeded * sizeof *packed.bodies);
+    const double start = seconds_now();
+    const int rc = packed.bodies ? packing_run(&r, pf, nfam, packed.bodies, &packed.result) : -1;
+    packed.seconds = seconds_now() - start;
+    packed.n = rc == 0 ? L->seeded : 0;
+    if (rc < 0) {
+      packed.rc = fail(packed.err, sizeof packed.err, "out of memory packing %ld bodies",
+                       L->seeded);
+    } else if (rc > 0) {
+      int b = 0;
+      while (L->count[b] == 0) b++;
+      char key[64], region[128];
+      family_key(&fam[b], key, sizeof key);
+      region_text(s, region, sizeof region);
+      const double reached = pow(packed.result.scale, 3);
+      if (fam[b].count > 0)
+        packed.rc = fail(packed.err, sizeof packed.err, "%s = %ld cannot be placed: at most "
+                         "about %ld with random packing in %s (with the other bodies asked)",
+                         key, fam[b].count, (long)floor(fam[b].count * reached), region);
+      else
+        packed.rc = fail(packed.err, sizeof packed.err, "%s = %g cannot be placed: at most "
+                         "about %.3g with random packing in %s (with the other bodies asked)",
+                         key, fam[b].fraction,
+                         L->count[b] * reached * shape_volume(fam[b].kind, fam[b].size) /
+                             region_volume(s), region);
+    }
+  }
+  if (packed.rc) snprintf(err, errlen, "%s", packed.err);
+  return packed.rc;
+}
+
+/* How the seeded bodies are placed: the lattice L, or (packed = 1) the packing's bodies. */
+typedef struct {
+  lattice L;
+  int packed;
+} placement;
+
+static int plan_placement(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
+                          placement *pl, char *err, size_t errlen)
+{
+  long lattice_most;
+  pl->packed = 0;
+  if (plan_lattice(s, fam, nfam, &pl->L, &lattice_most, err, errlen)) return 1;
+  if (pl->L.seeded == 0 || pl->L.valid > 0) return 0;
+  pl->packed = 1;
+  return plan_packing(s, fam, nfam, &pl->L, lattice_most, err, errlen);
 }
 
 /* Body l of family f (site index `site` on the lattice, unwrapped). */
@@ -425,15 +617,7 @@ static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
   b->material = F->material;
   memcpy(b->size, F->size, sizeof b->size);
   if (F->orientation == 0) {
-    /* Uniform random rotation (Shoemake's unit quaternion). */
-    const double u1 = random_uniform(&st), u2 = 2 * pi * random_uniform(&st),
-                 u3 = 2 * pi * random_uniform(&st);
-    const double x = sqrt(1 - u1) * sin(u2), y = sqrt(1 - u1) * cos(u2), z = sqrt(u1) * sin(u3),
-                 w = sqrt(u1) * cos(u3);
-    const double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)},
-                            {2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)},
-                            {2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)}};
-    memcpy(b->frame, m, sizeof m);
+    random_rotation(&st, b->frame);
   } else {
     body_aligned_frame(F->orientation, b->frame);
   }
@@ -487,7 +671,7 @@ static int append(body_list *list, const efsi_body *b)
 static long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Seeded bodies near [lo, hi]: the sites whose bodies' bounding spheres can reach the box. */
-static int seeded_near(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
+static int lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
                        const double lo[3], const double hi[3], body_list *list)
 {
   int *cross = NULL;
@@ -568,17 +752,49 @@ static int singles_near(const lattice *L, const efsi_seeding *s, const efsi_body
   return 0;
 }
 
+/* Packed bodies near [lo, hi]: every image (along periodic axes) whose bounding sphere
+ * meets the box, in id order. */
+static int packed_near(const efsi_seeding *s, const double lo[3], const double hi[3],
+                       body_list *list)
+{
+  for (long m = 0; m < packed.n; m++) {
+    const efsi_body *b = &packed.bodies[m];
+    const double r = shape_bounding_radius(b->kind, b->size);
+    long first[3], last[3];
+    for (int d = 0; d < 3; d++) {
+      first[d] = s->periodic[d] ? (long)ceil((lo[d] - r - b->center[d]) / s->length[d]) : 0;
+      last[d] = s->periodic[d] ? (long)floor((hi[d] + r - b->center[d]) / s->length[d]) : 0;
+    }
+    for (long k = first[2]; k <= last[2]; k++)
+      for (long j = first[1]; j <= last[1]; j++)
+        for (long i = first[0]; i <= last[0]; i++) {
+          efsi_body image = *b;
+          const long shift[3] = {i, j, k};
+          for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
+          if (sphere_meets_box(image.center, r, lo, hi) && append(list, &image)) return 1;
+        }
+  }
+  return 0;
+}
+
+static int seeded_near(const placement *pl, const efsi_seeding *s, const efsi_body_family *fam,
+                       const double lo[3], const double hi[3], body_list *list)
+{
+  if (pl->L.seeded == 0) return 0;
+  return pl->packed ? packed_near(s, lo, hi, list) : lattice_near(&pl->L, s, fam, lo, hi, list);
+}
+
 int bodies_near(const efsi_seeding *s, const efsi_body_family *f, int nfam,
                 const efsi_body *singles, int nsingle, const double lo[3], const double hi[3],
                 efsi_body **out, long *n)
 {
-  lattice L;
+  placement pl;
   body_list list = {NULL, 0, 0};
   *out = NULL;
   *n = 0;
-  if (plan_lattice(s, f, nfam, &L, NULL, 0)) return 1;
-  if ((L.seeded > 0 && seeded_near(&L, s, f, lo, hi, &list)) ||
-      singles_near(&L, s, singles, nsingle, lo, hi, &list)) {
+  if (plan_placement(s, f, nfam, &pl, NULL, 0)) return 1;
+  if (seeded_near(&pl, s, f, lo, hi, &list) ||
+      singles_near(&pl.L, s, singles, nsingle, lo, hi, &list)) {
     free(list.b);
     return 1;
   }
@@ -589,8 +805,9 @@ int bodies_near(const efsi_seeding *s, const efsi_body_family *f, int nfam,
 
 /* A single body must lie in the region, one cell off walls, and clear of the others
  * (bounding spheres, nearest periodic image). */
-static int check_single(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
-                        const efsi_body *singles, int j, char *err, size_t errlen)
+static int check_single(const placement *pl, const efsi_seeding *s,
+                        const efsi_body_family *fam, const efsi_body *singles, int j, char *err,
+                        size_t errlen)
 {
   const efsi_body *b = &singles[j];
   const char *name = shape_name(b->kind);
@@ -635,10 +852,10 @@ static int check_single(const lattice *L, const efsi_seeding *s, const efsi_body
                   "spheres)", name, c[0], c[1], c[2], shape_name(singles[i].kind),
                   singles[i].center[0], singles[i].center[1], singles[i].center[2]);
   }
-  if (L->seeded == 0) return 0;
+  if (pl->L.seeded == 0) return 0;
   const double lo[3] = {c[0] - r, c[1] - r, c[2] - r}, hi[3] = {c[0] + r, c[1] + r, c[2] + r};
   body_list near = {NULL, 0, 0};
-  if (seeded_near(L, s, fam, lo, hi, &near)) return fail(err, errlen, "out of memory");
+  if (seeded_near(pl, s, fam, lo, hi, &near)) return fail(err, errlen, "out of memory");
   int rc = 0;
   for (long m = 0; m < near.n && !rc; m++) {
     const efsi_body *o = &near.b[m];
@@ -654,13 +871,27 @@ static int check_single(const lattice *L, const efsi_seeding *s, const efsi_body
 }
 
 int bodies_seed(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                const efsi_body *singles, int nsingle, long *total, char *err, size_t errlen)
+                const efsi_body *singles, int nsingle, long *total, efsi_seeding_report *report,
+                char *err, size_t errlen)
 {
-  lattice L;
+  placement pl;
   *total = 0;
-  if (plan_lattice(s, f, nfam, &L, err, errlen)) return 1;
+  if (report) memset(report, 0, sizeof *report);
+  if (plan_placement(s, f, nfam, &pl, err, errlen)) return 1;
   for (int j = 0; j < nsingle; j++)
-    if (check_single(&L, s, f, singles, j, err, errlen)) return 1;
-  *total = L.seeded + nsingle;
+    if (check_single(&pl, s, f, singles, j, err, errlen)) return 1;
+  *total = pl.L.seeded + nsingle;
+  if (report) {
+    report->packed = pl.packed;
+    for (int m = 0; m < nfam && m < EFSI_MAX_FAMILIES; m++) {
+      report->count[m] = pl.L.count[m];
+      report->fraction[m] = pl.L.count[m] * shape_volume(f[m].kind, f[m].size) / region_volume(s);
+    }
+    if (pl.packed) {
+      report->sweeps = packed.result.iterations;
+      report->seconds = packed.seconds;
+      report->order = packed.result.order;
+    }
+  }
   return 0;
 }

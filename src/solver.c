@@ -51,31 +51,27 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
     sv->phi_rate[m] = backend_field_alloc(b, g);
     failed |= !sv->phi_rate[m];
   }
-  /* the per-plane partials of every reduction kernel */
-  _Static_assert(SUM_COUNT + 2 >= FLOW_COUNT && SUM_COUNT + 2 >= MOMENT_COUNT,
-                 "plane_sums holds every reduction's partials");
-  const size_t plane = (size_t)g->n[2] * (SUM_COUNT + 2);
+  /* the per-plane partials of every reduction kernel (the ACM's double-double pairs the
+   * most) */
+  _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
+                 && 2 * SUM_COUNT >= LUMEN_COUNT, "plane_sums holds every reduction's partials");
+  const size_t plane = (size_t)g->n[2] * 2 * SUM_COUNT;
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
-  /* one message per face carries the velocity, every phi_m and B */
-  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers);
+  /* one message per face carries the velocity, every phi_m and B; between two GPUs of a
+   * node the faces go GPU to GPU unless performance.peer_halos says no */
+  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers,
+                         b->gpu && c->peer_halos);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
-    /* on one GPU the solve stays on the device; on several it goes through the host's
-     * FFTW solver and its MPI transposes (docs/smac.md) */
-    if (b->gpu && d->size == 1) {
-      sv->poisson_gpu = poisson_cuda_create(g, d->periodic);
-    } else {
-      sv->poisson = poisson_create(g, d);
-      if (b->gpu) {
-        sv->host_rhs = field_alloc(g);
-        sv->host_dp = field_alloc(g);
-        failed |= !sv->host_rhs || !sv->host_dp;
-      }
-    }
+    /* on the GPU the solve stays on the device, on several GPUs on rank 0's (docs/smac.md) */
+    if (b->gpu) sv->poisson_gpu = poisson_cuda_create(g, d);
+    else sv->poisson = poisson_create(g, d);
     failed |= !sv->poisson && !sv->poisson_gpu;
   }
   timers_reset(&sv->timers, nmat);
   sv->timers.wait = b->gpu ? device_synchronize : NULL;
+  /* the same verdict on every rank: freeing the halo and the FFT plans is collective */
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_LOR, d->comm));
   if (failed) solver_free(sv);
   return failed;
 }
@@ -95,8 +91,6 @@ void solver_free(efsi_solver *sv)
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) poisson_free(sv->poisson);
   if (sv->poisson_gpu) poisson_cuda_free(sv->poisson_gpu);
-  field_free(sv->host_rhs);
-  field_free(sv->host_dp);
   memset(sv, 0, sizeof *sv);
 }
 
@@ -349,19 +343,11 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   timer_stop(&sv->timers, TIMER_PROJECTION);
 }
 
-/* dp <- the solution of lap dp = div (div holds D* / dt): on the device on one GPU, else by the
- * host's solver (through host copies on several GPUs). */
-static void poisson(efsi_solver *sv, const efsi_grid *g)
+/* dp <- the solution of lap dp = div (div holds D* / dt), by the GPU's solver or the CPU's. */
+static void poisson(efsi_solver *sv)
 {
-  if (sv->poisson_gpu) {
-    poisson_cuda_solve(sv->poisson_gpu, sv->div, sv->dp);
-  } else if (sv->host_rhs) {
-    backend_download(sv->backend, sv->host_rhs, sv->div, g);
-    poisson_solve(sv->poisson, sv->host_rhs, sv->host_dp);
-    backend_upload(sv->backend, sv->dp, sv->host_dp, g);
-  } else {
-    poisson_solve(sv->poisson, sv->div, sv->dp);
-  }
+  if (sv->poisson_gpu) poisson_cuda_solve(sv->poisson_gpu, sv->div, sv->dp);
+  else poisson_solve(sv->poisson, sv->div, sv->dp);
 }
 
 int solver_step(efsi_solver *sv, efsi_state *s)
@@ -381,8 +367,11 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     k->laplacian(g, sv->div, sv->lap_div);
     k->laplacian(g, s->p, sv->lap_p);
   }
-  double sums[SUM_COUNT];
-  k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, sums);
+  /* the sums as double-double pairs, and one pair more: the stop votes (src/stop.h) */
+  double pairs[2 * (SUM_COUNT + 1)], sums[SUM_COUNT];
+  k->acm_sums(g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, sv->plane_sums, pairs);
+  pairs[2 * SUM_COUNT] = sv->stop_vote;
+  pairs[2 * SUM_COUNT + 1] = 0;
   timer_stop(&sv->timers, TIMER_PROJECTION);
 
   if (c->sync_timers) {   /* the waiting for the slowest rank, apart from the collective */
@@ -391,10 +380,14 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     timer_stop(&sv->timers, TIMER_SYNC);
   }
   timer_start(&sv->timers, TIMER_ALLREDUCE);
-  global_sum(sv->decomp, sums, SUM_COUNT);
+  global_sum_dd(sv->decomp, pairs, SUM_COUNT + 1);
+  for (int c = 0; c < SUM_COUNT; c++) sums[c] = pairs[2 * c];   /* the rounded sums */
   timer_stop(&sv->timers, TIMER_ALLREDUCE);
+  sv->stop_agreed = pairs[2 * SUM_COUNT] > 0;
+  /* Sums past 1e150 are a blow-up on its way: their products in acm_parameters would
+   * overflow (a trap in the --enable-debug build) before anything is non-finite. */
   for (int k = 0; k < SUM_COUNT; k++)
-    if (!isfinite(sums[k])) return 1;
+    if (!isfinite(sums[k]) || fabs(sums[k]) > 1e150) return 1;
 
   /* Flow-rate drive: the uniform force that brings <u> to the bulk velocity. */
   if (flowrate) {
@@ -421,8 +414,14 @@ int solver_step(efsi_solver *sv, efsi_state *s)
     info->gamma = a > 0.0 ? b / a : 0.0;
     info->div2_predicted = info->div2_before - 2.0 * a * A1 + 2.0 * b * B1 + a * a * A2
                          + 2.0 * a * b * B2 + b * b * A3;
-    /* <p^N + dp> from the sums: dp = -(b p + a D*)/dt is linear in them. */
-    info->mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
+    /* <p^N + dp> from the sums: dp = -(b p + a D*)/dt is linear in them.  A mean within the
+     * round-off of the sums of |p| and |dp| is noise: it is left alone, so that its last
+     * bits -- which depend on the order the cells were added in -- never enter p, and a
+     * run gives the same bits on any process grid, thread count and backend. */
+    const double mean_p = (sums[SUM_P] - (b * sums[SUM_P] + a * sums[SUM_D]) / dt) / cells;
+    const double noise = 1e-14 * (sums[SUM_ABS_P] + (b * sums[SUM_ABS_P] + a * sums[SUM_ABS_D]) / dt)
+                       / cells;
+    info->mean_p = fabs(mean_p) > noise ? mean_p : 0.0;
     /* dp on the owned cells and one halo layer: p^N and D* halos are valid, so the
      * correction and p^{N+1} need no further exchange. */
     k->pressure_increment(g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);
@@ -430,7 +429,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   } else {
     /* lap dp = D* / dt; D* becomes the right-hand side in place. */
     k->field_scale(g, 1.0 / dt, sv->div);
-    poisson(sv, g);
+    poisson(sv);
     timer_stop(&sv->timers, TIMER_PROJECTION);
     fill_scalars(sv, g, &sv->dp, 1, 1);
     timer_start(&sv->timers, TIMER_PROJECTION);

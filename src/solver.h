@@ -34,8 +34,7 @@ typedef struct {
   efsi_decomp *decomp;
   efsi_halo *halo;
   struct efsi_poisson *poisson;  /* SMAC on the host */
-  struct efsi_poisson_cuda *poisson_gpu;   /* SMAC on one GPU */
-  double *host_rhs, *host_dp;    /* SMAC on several GPUs: host copies for the host's solve */
+  struct efsi_poisson_cuda *poisson_gpu;   /* SMAC on the GPU */
   double dt;
   int nmat;                      /* materials of the state, with their shear moduli */
   double modulus[EFSI_MAX_MATERIALS];
@@ -51,6 +50,8 @@ typedef struct {
   int state_pending;             /* the state's exchange is in flight (performance.overlap) */
   long interior_first;           /* steps whose momentum began on the interior under it */
   efsi_tracers *tracers;         /* moved with every new state (solver_move_tracers) */
+  double stop_vote;              /* this rank's wish to stop (1) or not (0), set before a step */
+  int stop_agreed;               /* some rank's vote in the last step's reduction was 1 */
 } efsi_solver;
 
 /* Allocate the work arrays for the case's materials (src/materials.h: the same order as
@@ -67,7 +68,10 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);
  * or restart). */
 void solver_fill_halos(efsi_solver *sv, efsi_state *s);
 
-/* Advance s by one step dt (ACM or SMAC by pressure.method).  On entry the halos of the
+/* Advance s by one step dt (ACM or SMAC by pressure.method).  The step's one reduction also
+ * sums the ranks' sv->stop_vote into sv->stop_agreed (docs/building.md, "Long runs on
+ * clusters"), so every rank learns of a stop after the same step without a collective of
+ * its own.  On entry the halos of the
  * velocity, phi and B (width 3) and of p (width 1) are valid, or the exchange of the first
  * three is in flight from the step before.  On return the halos of p are valid; with
  * performance.overlap the exchange of the new velocity, phi and B is left in flight, to be

@@ -133,6 +133,22 @@ void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, l
   restart_write(dir, &snap, d, n_tracers, tracers);
 }
 
+int state_check_restart(const char *path, const efsi_config *c, const efsi_grid *g,
+                        const efsi_decomp *d, char *err, size_t errlen)
+{
+  efsi_materials materials;
+  materials_of_case(c, &materials);
+  efsi_state shell;   /* the grid and the names of the case's arrays, no fields */
+  memset(&shell, 0, sizeof shell);
+  shell.grid = *g;
+  shell.nmat = materials.count;
+  for (int m = 0; m < materials.count; m++)
+    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", materials.name[m]);
+  efsi_snapshot snap;
+  state_snapshot(&shell, 0, &snap);
+  return restart_check(path, &snap, d, err, errlen);
+}
+
 int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
                        size_t errlen)
 {

@@ -55,6 +55,11 @@ void state_write_fields(const char *path, efsi_state *s, const efsi_decomp *d,
 void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
                          const efsi_tracer *tracers);
 
+/* Collective: is the restart file at path one for this case on grid g (io/restart.h,
+ * restart_check)?  Nothing is allocated. */
+int state_check_restart(const char *path, const efsi_config *c, const efsi_grid *g,
+                        const efsi_decomp *d, char *err, size_t errlen);
+
 /* Collective: fill s (allocated for the case on this process grid) from a restart file, or
  * return nonzero on every rank with a one-line message (io/restart.h). */
 int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,

@@ -103,6 +103,30 @@ int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
   return 0;
 }
 
+/* The RBC's faces z = +-H(r), H = (R/2) u(s), u = sqrt(1 - s) P(s), s = r^2/R^2: the
+ * Hessian of H(|x|) has the eigenvalues H'' = (4 s u'' + 2 u') / (2R) and
+ * H'/r = 2 u' / (2R) (with the factor R/2 of H), positive only in the dimple. */
+static double rbc_face_curvature(double diameter)
+{
+  const double R = 0.5 * diameter;
+  double most = 0;
+  for (int m = 0; m < 4096; m++) {
+    const double s = 0.99 * m / 4096, w = sqrt(1 - s);
+    const double p = RBC_C0 + s * (RBC_C1 + s * RBC_C2), dp = RBC_C1 + 2 * RBC_C2 * s;
+    const double du = -p / (2 * w) + w * dp;
+    const double ddu = -p / (4 * w * w * w) - dp / w + 2 * RBC_C2 * w;
+    most = fmax(most, fmax(4 * s * ddu + 2 * du, 2 * du) / (2 * R));
+  }
+  return 1.01 * most;
+}
+
+double bodies_draw_gap(const double h[3], int kind, const double size[3])
+{
+  if (kind != BODY_RBC) return 0.0;
+  const double d2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+  return rbc_face_curvature(size[0]) * d2 / 8;
+}
+
 /* Fraction of the y-z square [y0, y1] x [z0, z1] (relative to the axis) outside radius R:
  * exact when the square is wholly in or out (the disc is convex), else n^2 samples. */
 static double outside_fraction(double y0, double y1, double z0, double z1, double R)

@@ -31,6 +31,14 @@ double bodies_reach(const efsi_grid *g, double interface_width);
 int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
                            double interface_width, double *const phi[]);
 
+/* The least distance between two bodies, one of this kind and size, on cells of h, for which
+ * their sharp volume fractions (interface_width = 0) never sum to more than 1 in a cell
+ * (docs/bodies.md, "Initial volume fractions"): cut cells are sampled at the same points for
+ * every body, so only a cell taken whole can count a point outside its body, and that point
+ * lies within lambda d^2 / 8 of the body (d the cell's diagonal, lambda the largest positive
+ * curvature of the faces: 0 for the convex shapes). */
+double bodies_draw_gap(const double h[3], int kind, const double size[3]);
+
 /* Wall material of a tube along x (axis at the centre of the y-z cross-section): phi = the
  * fraction of each owned cell outside the lumen of the given diameter (or its tanh-smoothed
  * value when interface_width > 0). */

@@ -33,5 +33,6 @@ const efsi_kernels efsi_cpu_kernels = {
   .elastic_energy = elastic_energy,
   .det_range = det_range,
   .wall_shear_sums = wall_shear_sums,
+  .lumen_sums = lumen_sums,
   .tracers_interpolate = tracers_interpolate_cpu,
 };

@@ -51,7 +51,7 @@ typedef struct efsi_kernels {
   /* reductions (reductions.h): plane is scratch in the backend's memory, results on the host */
   void (*acm_sums)(const efsi_grid *g, const double *div, const double *lap_div,
                    const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[SUM_COUNT]);
+                   double sums[2 * SUM_COUNT]);
   void (*flow_norms)(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
@@ -65,6 +65,9 @@ typedef struct efsi_kernels {
   void (*wall_shear_sums)(const efsi_grid *g, int d, double mu, const double *u,
                           const double *tangential, const double u_wall[2],
                           double sum_count[2]);
+  void (*lumen_sums)(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT]);
   /* the velocity at each of n tracers (t[].x in, t[].v out; t in host memory) */
   void (*tracers_interpolate)(const efsi_grid *g, const double *u, const double *v,
                               const double *w, efsi_tracer *t, long n);

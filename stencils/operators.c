@@ -30,9 +30,8 @@ void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
   double *const velocity[3] = {u, v, w};
   for (int d = 0; d < 3; d++) {
     int lo[3], hi[3];
-    location_range(g, LOC_FACE_X + d, lo, hi);
-    const ptrdiff_t s = g->stride[d];
-    const double c = scale * g->inv_h[d];
+    double c;
+    const ptrdiff_t s = gradient_faces(g, d, scale, lo, hi, &c);
     double *restrict a = velocity[d];
     FOR_BOX(g, lo, hi, q) a[q] += c * (p[q] - p[q - s]);
   }

@@ -63,4 +63,14 @@ void laplacian(const efsi_grid *g, const double *restrict f, double *restrict ou
 void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
                   double *restrict u, double *restrict v, double *restrict w);
 
+/* The faces of direction d that gradient_add updates, into lo, hi; *c = scale / h_d; returns
+ * the stride from a face to the cell below it. */
+static inline ptrdiff_t gradient_faces(const efsi_grid *g, int d, double scale, int lo[3],
+                                       int hi[3], double *c)
+{
+  location_range(g, LOC_FACE_X + d, lo, hi);
+  *c = scale * g->inv_h[d];
+  return g->stride[d];
+}
+
 #endif

@@ -36,33 +36,69 @@ void reduce_planes(const double *plane, int planes, int count, const int *combin
     }
 }
 
+void reduce_planes_dd(const double *plane, int planes, int count, double *out)
+{
+  for (int c = 0; c < count; c++) {
+    dd_sum s = {0.0, 0.0};
+    for (int k = 0; k < planes; k++) {
+      const double *pk = plane + 2 * ((size_t)k * count + c);
+      const dd_sum t = {pk[0], pk[1]};
+      s = dd_add_dd(s, t);
+    }
+    out[2 * c] = s.hi;
+    out[2 * c + 1] = s.lo;
+  }
+}
+
+/* Lanes of the SIMD loop of acm_sums: each adds every ACM_LANES-th point of a row into its
+ * own double-double accumulators, and the lanes are added in order at the end of the plane
+ * (the order does not matter for the rounded result; a fixed one keeps runs bitwise). */
+enum { ACM_LANES = 8 };
+
+/* Lane l of the accumulators hi, lo [SUM_COUNT][ACM_LANES] += the terms at point q. */
+static inline __attribute__((always_inline)) void
+acm_accumulate(double hi[][ACM_LANES], double lo[][ACM_LANES], int l,
+               const double *restrict div, const double *restrict lap_div,
+               const double *restrict p, const double *restrict lap_p,
+               const double *restrict u, ptrdiff_t q)
+{
+  double t[SUM_COUNT];
+  acm_terms(div, lap_div, p, lap_p, u, q, t);
+#define ADD(c) do { const dd_sum s_ = dd_add((dd_sum){hi[c][l], lo[c][l]}, t[c]); \
+                    hi[c][l] = s_.hi; lo[c][l] = s_.lo; } while (0)
+  ADD(0); ADD(1); ADD(2); ADD(3); ADD(4); ADD(5); ADD(6); ADD(7); ADD(8); ADD(9); ADD(10);
+#undef ADD
+}
+
 void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
               const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              double *restrict plane, double sums[SUM_COUNT])
+              double *restrict plane, double sums[2 * SUM_COUNT])
 {
+  _Static_assert(SUM_COUNT == 11, "acm_accumulate adds eleven sums");
+  const int n0 = g->n[0], whole = n0 / ACM_LANES * ACM_LANES;
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0, s8 = 0;
+    double hi[SUM_COUNT][ACM_LANES], lo[SUM_COUNT][ACM_LANES];
+    for (int c = 0; c < SUM_COUNT; c++)
+      for (int l = 0; l < ACM_LANES; l++) hi[c][l] = lo[c][l] = 0.0;
     FOR_ROWS_OF_PLANE(g, k, row) {
-#pragma omp simd reduction(+ : s0, s1, s2, s3, s4, s5, s6, s7, s8)
-      for (int i = 0; i < g->n[0]; i++) {
-        const double d = div[row + i], ld = lap_div[row + i], lp = lap_p[row + i];
-        s0 += d * ld;
-        s1 += ld * ld;
-        s2 += lp * lp;
-        s3 += d * lp;
-        s4 += ld * lp;
-        s5 += p[row + i];
-        s6 += d;
-        s7 += d * d;
-        s8 += u[row + i];
+      for (int i0 = 0; i0 < whole; i0 += ACM_LANES) {
+#pragma omp simd
+        for (int l = 0; l < ACM_LANES; l++)
+          acm_accumulate(hi, lo, l, div, lap_div, p, lap_p, u, row + i0 + l);
       }
+      for (int i = whole; i < n0; i++)
+        acm_accumulate(hi, lo, i - whole, div, lap_div, p, lap_p, u, row + i);
     }
-    /* in the order of the SUM_ names */
-    const double partial[SUM_COUNT] = {s0, s1, s2, s3, s4, s5, s6, s7, s8};
-    memcpy(plane + (size_t)k * SUM_COUNT, partial, sizeof partial);
+    double *pk = plane + 2 * (size_t)k * SUM_COUNT;
+    for (int c = 0; c < SUM_COUNT; c++) {
+      dd_sum s = {0.0, 0.0};
+      for (int l = 0; l < ACM_LANES; l++) s = dd_add_dd(s, (dd_sum){hi[c][l], lo[c][l]});
+      pk[2 * c] = s.hi;
+      pk[2 * c + 1] = s.lo;
+    }
   }
-  reduce_planes(plane, g->n[2], SUM_COUNT, NULL, sums);
+  reduce_planes_dd(plane, g->n[2], SUM_COUNT, sums);
 }
 
 void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
@@ -214,6 +250,35 @@ void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restric
         sum_count[1] += 1.0;
       }
   }
+}
+
+void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
+                const double *restrict phi_rbc, const double *restrict u,
+                const double *restrict v, const double *restrict w, double *restrict plane,
+                double out[LUMEN_COUNT])
+{
+  const ptrdiff_t s[3] = {1, g->stride[1], g->stride[2]};
+  const double h[3] = {g->h[0], g->h[1], g->h[2]};
+  /* cell (j, k) lies at (y0 + j h1, z0 + k h2) from the axis */
+  const double y0 = (g->offset[1] + 0.5) * h[1] - 0.5 * g->length[1];
+  const double z0 = (g->offset[2] + 0.5) * h[2] - 0.5 * g->length[2];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    double partial[LUMEN_COUNT] = {0};
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+      for (int i = 0; i < g->n[0]; i++) {
+        double x[LUMEN_COUNT];
+        lumen_at(phi_wall, phi_rbc, u, v, w, row + i, y0 + j * h[1], z0 + k * h[2], s, h, mu,
+                 x);
+        for (int c = 0; c < LUMEN_COUNT; c++)
+          partial[c] = c == LUMEN_SHEAR_MAX ? fmax(partial[c], x[c]) : partial[c] + x[c];
+      }
+    }
+    memcpy(plane + (size_t)k * LUMEN_COUNT, partial, sizeof partial);
+  }
+  static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
+  reduce_planes(plane, g->n[2], LUMEN_COUNT, combine, out);
 }
 
 int field_locate(const efsi_grid *g, const double *f, int find_max, double *score, int at[3])

@@ -1,14 +1,19 @@
 /* Local reductions over the owned cells of one rank, with a determinism contract
  * (docs/parallel.md, "Reductions"): each kernel forms one partial result per z-plane k
- * (rows in j order, a row's points in the order of the SIMD loop), written to plane[], and
- * the partials are combined in k order by one thread.  The result therefore does not depend
- * on the number of threads, and a GPU kernel that forms the same per-plane partials and
- * leaves the combination to the same host loop (reduce_planes) gives the same sums to
- * round-off within a plane.  Global sums over ranks are the caller's (decomp/reduce.h). */
+ * (rows in j order), written to plane[], and the partials are combined in k order by one
+ * thread (reduce_planes), so that a result does not depend on the number of threads.  The
+ * ACM step's sums go further: every term is added in double-double (base/dd.h), so their
+ * rounded values do not depend on the order of the terms either -- the number of threads,
+ * the process grid, the CPU or the GPU -- and a run is the same bits on any of them.
+ * Global sums over ranks are the caller's (decomp/reduce.h). */
 #ifndef EFSI_REDUCTIONS_H
 #define EFSI_REDUCTIONS_H
 
+#include <math.h>
+
+#include "base/dd.h"
 #include "base/grid.h"
+#include "base/portable.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
 enum {
@@ -21,11 +26,14 @@ enum {
   SUM_D,           /* sum D* */
   SUM_D2,          /* sum D*^2 */
   SUM_U,           /* sum u* (flow-rate drive) */
+  SUM_ABS_P,       /* sum |p^N|  } the round-off scale of <p^{N+1}>: a mean below it is */
+  SUM_ABS_D,       /* sum |D*|   } noise, not removed (docs/method.md, "The ACM parameters") */
   SUM_COUNT
 };
 
-/* Operations per owned cell of acm_sums: the nine sums, 15. */
-#define ACM_SUMS_FLOPS 15.0
+/* Operations per owned cell of acm_sums: the six products 6, and eleven double-double
+ * additions of 13 (two TwoSums and an add): 149. */
+#define ACM_SUMS_FLOPS 149.0
 
 /* The flow diagnostics: sums and maxima over the owned cells. */
 enum {
@@ -43,10 +51,35 @@ enum {
 void reduce_planes(const double *plane, int planes, int count, const int *combine,
                    double *out);
 
-/* sums[SUM_*] over the owned cells; plane holds n[2] * SUM_COUNT doubles of scratch. */
+/* sums[2 c], sums[2 c + 1] = the double-double sum (hi, lo) of quantity c = SUM_* over the
+ * owned cells, the terms added in double-double; plane holds 2 n[2] SUM_COUNT doubles of
+ * scratch.  Combine ranks with global_sum_dd (decomp/reduce.h), then hi is the sum. */
 void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
               const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              double *restrict plane, double sums[SUM_COUNT]);
+              double *restrict plane, double sums[2 * SUM_COUNT]);
+
+/* The nine terms of acm_sums at point q, in the order of the SUM_ names. */
+EFSI_POINT void acm_terms(const double *restrict div, const double *restrict lap_div,
+                          const double *restrict p, const double *restrict lap_p,
+                          const double *restrict u, ptrdiff_t q, double t[SUM_COUNT])
+{
+  const double d = div[q], ld = lap_div[q], lp = lap_p[q];
+  t[SUM_D_LAPD] = d * ld;
+  t[SUM_LAPD2] = ld * ld;
+  t[SUM_LAPP2] = lp * lp;
+  t[SUM_D_LAPP] = d * lp;
+  t[SUM_LAPD_LAPP] = ld * lp;
+  t[SUM_P] = p[q];
+  t[SUM_D] = d;
+  t[SUM_D2] = d * d;
+  t[SUM_U] = u[q];
+  t[SUM_ABS_P] = fabs(p[q]);
+  t[SUM_ABS_D] = fabs(d);
+}
+
+/* The double-double per-plane partials (hi, lo pairs, count of them per plane) combined in k
+ * order into out[2 count]. */
+void reduce_planes_dd(const double *plane, int planes, int count, double *out);
 
 /* out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
  * scale); plane holds n[2] * FLOW_COUNT doubles. */
@@ -91,6 +124,101 @@ void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const 
 void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restrict u,
                      const double *restrict tangential, const double u_wall[2],
                      double sum_count[2]);
+
+/* The lumen of a vessel (docs/output.md, "Lumen quantities"): sums over the owned cells. */
+enum {
+  LUMEN_FLUX = 0,      /* sum over the x faces of u (1 - phi_wall): the lumen's volume flux */
+  LUMEN_RBC_FLUX,      /* sum over the x faces of u phi_rbc: the flux of RBC volume */
+  LUMEN_SHEAR,         /* sum of the wall shear stress over the crossings of phi_wall = 1/2 */
+  LUMEN_CROSSINGS,     /* their number */
+  LUMEN_SHEAR_MAX,     /* the largest */
+  LUMEN_COUNT
+};
+
+/* The cell-centred velocity at c. */
+EFSI_POINT void centred_velocity(const double *restrict u, const double *restrict v,
+                                 const double *restrict w, ptrdiff_t c, const ptrdiff_t s[3],
+                                 double out[3])
+{
+  out[0] = 0.5 * (u[c] + u[c + s[0]]);
+  out[1] = 0.5 * (v[c] + v[c + s[1]]);
+  out[2] = 0.5 * (w[c] + w[c + s[2]]);
+}
+
+/* The wall shear stress where the lumen's surface phi_wall = 1/2 crosses the line from the
+ * lumen-side cell p (phi_wall < 1/2) to its neighbour q = p + side s[d] (phi_wall >= 1/2),
+ * d = 1 or 2 (docs/output.md, "Lumen quantities"); (y, z): p's centre from the tube's axis.
+ * The crossing lies at the fraction t = (1/2 - phi_p) / (phi_q - phi_p) of the way to q;
+ * the normal n there is the tube's radial direction, and the crossing counts when d is its
+ * larger component and the three cells inward of p are in the lumen (0 otherwise).  The
+ * velocity's derivative along side e_d at the crossing is that of the parabola through those
+ * three cells (p itself, cut by the diffuse wall, is left out); dv/dn is it over side n_d, and
+ * tau = mu |(I - n n) dv/dn|. */
+EFSI_POINT double lumen_crossing_shear(const double *restrict pw, const double *restrict u,
+                                       const double *restrict v, const double *restrict w,
+                                       ptrdiff_t p, double y, double z, int d, int side,
+                                       const ptrdiff_t s[3], const double h[3], double mu)
+{
+  const ptrdiff_t e = side * s[d], q = p + e;
+  if (!(pw[q] >= 0.5)) return 0.0;
+  if (!(pw[p - e] < 0.5 && pw[p - 2 * e] < 0.5 && pw[p - 3 * e] < 0.5)) return 0.0;
+  const double t = (0.5 - pw[p]) / (pw[q] - pw[p]);
+  const double at[3] = {0.0, y + (d == 1 ? side * t * h[1] : 0.0),
+                        z + (d == 2 ? side * t * h[2] : 0.0)};
+  const double r = sqrt(at[1] * at[1] + at[2] * at[2]);
+  if (!(r > 0.0)) return 0.0;
+  const double n[3] = {0.0, at[1] / r, at[2] / r};
+  const double cosine = side * n[d];
+  if (!(cosine > 0.0) || fabs(n[d]) < fabs(n[3 - d])) return 0.0;
+  double f1[3], f2[3], f3[3], dv[3], along_n = 0.0;
+  centred_velocity(u, v, w, p - e, s, f1);
+  centred_velocity(u, v, w, p - 2 * e, s, f2);
+  centred_velocity(u, v, w, p - 3 * e, s, f3);
+  /* the parabola through x = -1, -2, -3 (cells from p, towards q), differentiated at t */
+  for (int a = 0; a < 3; a++) {
+    dv[a] = ((f1[a] - f2[a]) + (f1[a] - 2.0 * f2[a] + f3[a]) * (t + 1.5)) / (h[d] * cosine);
+    along_n += dv[a] * n[a];
+  }
+  double tangential = 0.0;
+  for (int a = 0; a < 3; a++) {
+    const double c = dv[a] - along_n * n[a];
+    tangential += c * c;
+  }
+  return mu * sqrt(tangential);
+}
+
+/* The lumen quantities of cell p, whose centre lies at (y, z) from the tube's axis: out[LUMEN_*]
+ * (the flux through its x face, and the wall shear of the crossings it has on the lumen
+ * side).  phi_rbc may be NULL (no RBCs). */
+EFSI_POINT void lumen_at(const double *restrict pw, const double *restrict phi_rbc,
+                         const double *restrict u, const double *restrict v,
+                         const double *restrict w, ptrdiff_t p, double y, double z,
+                         const ptrdiff_t s[3], const double h[3], double mu,
+                         double out[LUMEN_COUNT])
+{
+  out[LUMEN_FLUX] = u[p] * (1.0 - 0.5 * (pw[p - s[0]] + pw[p]));
+  out[LUMEN_RBC_FLUX] = phi_rbc ? u[p] * 0.5 * (phi_rbc[p - s[0]] + phi_rbc[p]) : 0.0;
+  out[LUMEN_SHEAR] = out[LUMEN_CROSSINGS] = out[LUMEN_SHEAR_MAX] = 0.0;
+  if (!(pw[p] < 0.5)) return;
+  for (int d = 1; d < 3; d++)
+    for (int side = -1; side <= 1; side += 2) {
+      if (!(pw[p + side * s[d]] >= 0.5)) continue;
+      const double tau = lumen_crossing_shear(pw, u, v, w, p, y, z, d, side, s, h, mu);
+      if (!(tau > 0.0)) continue;
+      out[LUMEN_SHEAR] += tau;
+      out[LUMEN_CROSSINGS] += 1.0;
+      out[LUMEN_SHEAR_MAX] = fmax(out[LUMEN_SHEAR_MAX], tau);
+    }
+}
+
+/* out[LUMEN_*] over the owned cells of a vessel's wall fraction phi_wall (halos of width 3
+ * valid, as the velocity's), the tube's axis along x through the centre of the global y-z
+ * cross-section: sums, and the maximum for LUMEN_SHEAR_MAX.  plane holds n[2] * LUMEN_COUNT
+ * doubles. */
+void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
+                const double *restrict phi_rbc, const double *restrict u,
+                const double *restrict v, const double *restrict w, double *restrict plane,
+                double out[LUMEN_COUNT]);
 
 /* Where a field goes wrong, for the diagnosis of a blow-up (host memory): find_max = 0, the
  * first owned point (in k, j, i order) whose value is not finite, with *score = 1;

@@ -135,3 +135,45 @@ void shape_half_extents(int kind, const double size[3], double e[3])
   }
   semi_axes(kind, size, e);
 }
+
+void shape_surface_point(int kind, const double size[3], double sin_theta, double cos_theta,
+                         double sin_phi, double cos_phi, double x[3])
+{
+  if (kind == BODY_RBC) {
+    const double R = 0.5 * size[0];
+    x[0] = R * sin_theta * cos_phi;
+    x[1] = R * sin_theta * sin_phi;
+    x[2] = 0.5 * R * cos_theta * rbc_p(sin_theta * sin_theta);
+    return;
+  }
+  double a[3];
+  semi_axes(kind, size, a);
+  x[0] = a[0] * sin_theta * cos_phi;
+  x[1] = a[1] * sin_theta * sin_phi;
+  x[2] = a[2] * cos_theta;
+}
+
+/* Ellipsoid: |dx/dth|^2 = cos^2 th (a^2 cos^2 ph + b^2 sin^2 ph) + c^2 sin^2 th <= max a_i^2,
+ * |dx/dph| = sin th (a^2 sin^2 ph + b^2 cos^2 ph)^(1/2).  RBC: |dx/dph| = R sin th, and
+ * dx/dth = (R cos th cos ph, R cos th sin ph, (R/2)(-sin th P + 2 sin th cos^2 th P')),
+ * whose largest length (a smooth function of th alone) is taken over 4096 angles and raised
+ * by 1 % for what lies between them. */
+void shape_surface_speed(int kind, const double size[3], double speed[2])
+{
+  if (kind == BODY_RBC) {
+    const double R = 0.5 * size[0];
+    double most = 0;
+    for (int m = 0; m <= 4096; m++) {
+      const double th = pi * m / 4096, st = sin(th), ct = cos(th), s = st * st;
+      const double dz = 0.5 * (-st * rbc_p(s) + 2 * st * ct * ct * (RBC_C1 + 2 * RBC_C2 * s));
+      most = fmax(most, ct * ct + dz * dz);
+    }
+    speed[0] = 1.01 * R * sqrt(most);
+    speed[1] = R;
+    return;
+  }
+  double a[3];
+  semi_axes(kind, size, a);
+  speed[0] = fmax(a[0], fmax(a[1], a[2]));
+  speed[1] = fmax(a[0], a[1]);
+}

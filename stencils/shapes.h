@@ -43,4 +43,15 @@ void shape_half_extents(int kind, const double size[3], double e[3]);
 double rbc_half_thickness(double diameter, double rho);
 double rbc_max_half_thickness(double diameter, double *rho_at);
 
+/* The surface as a map of the polar angle theta in [0, pi] (from the body's +z axis) and the
+ * azimuth phi, given by their sines and cosines: RBC (R sin th cos ph, R sin th sin ph,
+ * (R/2) cos th P(sin^2 th)), whose rho = sin th runs over the upper face and back over the
+ * lower one; ellipsoid (a sin th cos ph, b sin th sin ph, c cos th).  Onto the whole surface,
+ * smooth, with |dx/dtheta| <= speed[0] and |dx/dphi| <= speed[1] sin(theta)
+ * (shape_surface_speed), so every surface point of a parameter rectangle lies within
+ * (speed[0] dtheta + speed[1] max sin(theta) dphi) / 2 of the point at its centre. */
+void shape_surface_point(int kind, const double size[3], double sin_theta, double cos_theta,
+                         double sin_phi, double cos_phi, double x[3]);
+void shape_surface_speed(int kind, const double size[3], double speed[2]);
+
 #endif

@@ -9,5 +9,7 @@ export OMPI_MCA_mpi_yield_when_idle=1
 export PMIX_MCA_pcompress_base_silence_warning=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# a sanitizer report fails the test (the --enable-debug build): UBSan stops at the first
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-600}
 export EFSI_MPIRUN=${EFSI_MPIRUN:-mpirun}

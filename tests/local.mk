@@ -10,10 +10,12 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
   tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
-  tests/test_gpu_kernels
+  tests/test_packing_mpi tests/test_lumen_mpi \
+  tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
   tests/test_netcdf_python.sh tests/test_roscoe.sh tests/test_hematocrit_study.sh \
-  tests/test_gpu_run.sh tests/check-layers.sh tests/check-citations.sh
+  tests/test_gpu_run.sh tests/test_cluster.sh tests/check-layers.sh tests/check-citations.sh \
+  tests/check-shell.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)
@@ -28,3 +30,14 @@ tests_test_config_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir
 
 # A sample fields file for the check that ncdump, netCDF4-python and xarray read it.
 check_PROGRAMS += tests/write_sample_fields
+
+# The fuzz targets' inputs replayed without libFuzzer (tests/fuzz/replay.c): the seed corpus
+# and every finding of tests/fuzz/run.sh, kept in tests/fuzz/regressions/.
+FUZZ_REPLAY_FLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_fuzz_config_SOURCES = tests/fuzz/fuzz_config.c tests/fuzz/replay.c
+tests_test_fuzz_config_CPPFLAGS = $(FUZZ_REPLAY_FLAGS) -DFUZZ_TARGET='"config"'
+tests_test_fuzz_restart_SOURCES = tests/fuzz/fuzz_restart.c tests/fuzz/replay.c
+tests_test_fuzz_restart_CPPFLAGS = $(FUZZ_REPLAY_FLAGS) -DFUZZ_TARGET='"restart"'
+tests_test_fuzz_voxels_SOURCES = tests/fuzz/fuzz_voxels.c tests/fuzz/replay.c
+tests_test_fuzz_voxels_CPPFLAGS = $(FUZZ_REPLAY_FLAGS) -DFUZZ_TARGET='"voxels"'
+EXTRA_DIST += tests/fuzz/build.sh tests/fuzz/run.sh tests/fuzz/corpus tests/fuzz/regressions

@@ -107,7 +107,7 @@ START_TEST(reflections_on_every_grid)
       setup(&d, &g, cells, p[q], periodic);
       double *fields[NFIELDS];
       for (int f = 0; f < NFIELDS; f++) fields[f] = field_alloc(&g);
-      efsi_halo *h = halo_create(&g, &d, NFIELDS, &efsi_cpu_layers);
+      efsi_halo *h = halo_create(&g, &d, NFIELDS, &efsi_cpu_layers, 0);
       for (int width = 1; width <= EFSI_HALO; width++) {
         fill(&g, fields, periodic);
         halo_exchange(h, fields, NFIELDS, width);
@@ -160,7 +160,7 @@ START_TEST(couette_profile_continues)
           const double y = (g.offset[1] + j + 0.5) * g.h[1];
           fields[0][grid_index(&g, i, j, k)] = u_lo + (u_hi - u_lo) * y / g.length[1];
         }
-    efsi_halo *h = halo_create(&g, &d, 3, &efsi_cpu_layers);
+    efsi_halo *h = halo_create(&g, &d, 3, &efsi_cpu_layers, 0);
     halo_exchange(h, fields, 3, EFSI_HALO);
     boundary_velocity(&efsi_cpu_layers, &g, fields[0], fields[1], fields[2], u_wall, EFSI_HALO);
     double err = 0.0, rest = 0.0;

@@ -54,6 +54,11 @@ START_TEST(all_options)
   ck_assert(o.output_dir == NULL && o.restart_file == NULL && o.steps == -1 &&
             o.n_overrides == 0 && !o.check);
 
+  ck_assert_msg(parse_args("--check", "--ranks", "100000", "--restart", "latest", "c.ini", NULL)
+                == 0, "%s", err);
+  ck_assert(o.check && o.plan_ranks == 100000 && strcmp(o.restart_file, "latest") == 0);
+  ck_assert_msg(parse_args("c.ini", NULL) == 0 && o.plan_ranks == -1, "%s", err);
+
   ck_assert_msg(parse_args("--", "-odd.ini", NULL) == 0, "%s", err);
   ck_assert_str_eq(o.case_file, "-odd.ini");
 }
@@ -72,9 +77,11 @@ START_TEST(help_and_version_need_no_case)
   FILE *mem = open_memstream(&text, &len);
   cli_usage(mem);
   fclose(mem);
-  const char *options[] = {"-o DIR", "--set", "--steps N", "--restart FILE", "--check",
+  const char *options[] = {"-o DIR", "--set", "--steps N", "--restart FILE", "--restart latest",
+                           "--ranks N", "--check",
                            "--help", "--version"};
-  for (int m = 0; m < 7; m++) ck_assert_msg(strstr(text, options[m]), "%s", options[m]);
+  for (size_t m = 0; m < sizeof options / sizeof options[0]; m++)
+    ck_assert_msg(strstr(text, options[m]), "%s", options[m]);
   free(text);
 }
 END_TEST
@@ -103,6 +110,9 @@ static const bad_line bad_lines[] = {
   {{"a.ini", "b.ini", NULL}, "more than one case file: \"a.ini\" and \"b.ini\""},
   {{"c.ini", "-o", "a", "-o", "b", NULL}, "-o: given twice"},
   {{"c.ini", "-o", "", NULL}, "-o: expected a directory, got \"\""},
+  {{"c.ini", "--ranks", "4", NULL}, "--ranks: only with --check"},
+  {{"c.ini", "--check", "--ranks", "0", NULL}, "--ranks: expected a positive integer"},
+  {{"c.ini", "--check", "--ranks=3000000000", NULL}, "--ranks: expected a positive integer that fits an int"},
 };
 
 START_TEST(bad_command_lines)

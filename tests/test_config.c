@@ -57,6 +57,17 @@ START_TEST(documented_defaults)
   ck_assert(plain.dt_auto && plain.safety == 0.5 && !plain.unsafe);
   ck_assert(plain.density == 1 && plain.viscosity == 1 && plain.seed == 1);
   ck_assert(plain.end_time < 0 && plain.diagnostics_every == 10);
+  ck_assert(plain.wall_limit == 0 && plain.progress_seconds == 10);
+  /* time.wall_limit: seconds, or hours:minutes:seconds with any number of hours */
+  const char *limits[] = {"time.wall_limit=5400", "time.wall_limit=01:30:00",
+                          "time.wall_limit=1:30:00", "time.wall_limit=0:00:09.5"};
+  const double seconds[] = {5400, 5400, 5400, -1};
+  for (int m = 0; m < 4; m++) {
+    const int bad = parse(MINIMAL, &limits[m], 1);
+    ck_assert_msg(seconds[m] < 0 ? bad : !bad && c.wall_limit == seconds[m], "%s", limits[m]);
+  }
+  const char *long_job[] = {"time.wall_limit=100:00:00"};
+  ck_assert(parse(MINIMAL, long_job, 1) == 0 && c.wall_limit == 360000);
   ck_assert_str_eq(plain.name, "x");
   ck_assert_str_eq(plain.file, FILE_NAME);
   ck_assert(parse("[grid]\ncells = 8 8 8\nlength = 1 1 1\n[time]\nend_time = 2\n", NULL,
@@ -182,6 +193,15 @@ static const bad_case bad_cases[] = {
   {MINIMAL, "fluid.viscosity", "--set fluid.viscosity: ", "--set: expected section.key="},
   {MINIMAL, "viscosity=1", "--set viscosity=1: ", "--set: expected section.key=value"},
   {MINIMAL, ".viscosity=1", "--set .viscosity=1: ", "--set: expected"},
+  /* found by tests/fuzz/run.sh config: a dot only in the value read memory before the text */
+  {MINIMAL, "viscosity=0.5", "--set viscosity=0.5: ", "--set: expected section.key=value"},
+  {MINIMAL "[time]\nwall_limit = 0\n", NULL, FILE_NAME ":7: ", "time.wall_limit: expected"},
+  {MINIMAL "[time]\nwall_limit = 1:60:00\n", NULL, FILE_NAME ":7: ", "time.wall_limit: "},
+  {MINIMAL "[time]\nwall_limit = 1:00\n", NULL, FILE_NAME ":7: ", "time.wall_limit: "},
+  {MINIMAL "[time]\nwall_limit = 1::00\n", NULL, FILE_NAME ":7: ", "time.wall_limit: "},
+  {MINIMAL "[time]\nwall_limit = -1:00:00\n", NULL, FILE_NAME ":7: ", "time.wall_limit: "},
+  {MINIMAL "[output]\nprogress_seconds = -1\n", NULL, FILE_NAME ":7: ",
+   "output.progress_seconds: "},
   {MINIMAL, "time.safety=2", "--set time.safety=2: ", "time.safety: expected a number in"},
   {MINIMAL, "time.dt=0", "--set time.dt=0: ", "time.dt: expected auto or"},
   {MINIMAL, "fluid.visc=1", "--set fluid.visc=1: ", "fluid.visc: unknown key"},

@@ -1,7 +1,8 @@
 /* diagnostics.csv and the output directory: the header columns are exactly the documented
- * ones (then one volume_<material> per material, then the shape columns of each); rows round-trip bitwise through %.17g; a
- * restart keeps the rows up to its step and appends after them; output_prepare refuses a
- * directory that holds a previous run. */
+ * ones (then, with a vessel, the lumen's, then one volume_<material> per material, then the
+ * shape columns of each); rows round-trip bitwise through %.17g; a restart keeps the rows up
+ * to its step and appends after them; output_prepare refuses a directory that holds a
+ * previous run. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -20,6 +21,11 @@ static const char *const column[] = {
   "elastic_energy", "solid_volume", "flow_rate", "wall_shear", "u_max", "detB_min",
   "detB_max", "wall_seconds"};
 enum { NCOLUMNS = sizeof column / sizeof column[0] };
+/* The lumen's columns, with a vessel (a material named wall). */
+static const char *const lumen_column[] = {
+  "lumen_flow_rate", "tube_hematocrit", "discharge_hematocrit", "lumen_wall_shear_mean",
+  "lumen_wall_shear_max"};
+enum { NLUMEN = sizeof lumen_column / sizeof lumen_column[0] };
 
 static char *make_temp_dir(void)
 {
@@ -35,8 +41,9 @@ static void remove_tree(const char *dir)
   ck_assert_int_eq(system(command), 0);
 }
 
-/* Materials of the case in the test (diagnostics_materials sets the same). */
-static int nmat;
+/* Materials of the case in the test, and whether one is the wall (diagnostics_materials
+ * sets the same). */
+static int nmat, lumen;
 
 /* A row whose every value depends on the step and seed, with all 17 significant digits. */
 static efsi_diagnostics row_of(long step, double seed)
@@ -45,6 +52,8 @@ static efsi_diagnostics row_of(long step, double seed)
   double *values = &r.time;
   r.step = step;
   for (int c = 0; c < NCOLUMNS - 1; c++) values[c] = seed * (step + 1) / (3.0 + c) - 1e-7 * c;
+  double *tube = &r.lumen_flow_rate;
+  for (int c = 0; c < NLUMEN; c++) tube[c] = seed * (step + 2) / (11.0 + c);
   for (int m = 0; m < EFSI_MAX_MATERIALS; m++) r.material_volume[m] = seed * step / (7.0 + m);
   for (int m = 0; m < EFSI_MAX_MATERIALS; m++)
     for (int c = 0; c < SHAPE_COUNT; c++)
@@ -73,6 +82,13 @@ static int read_csv(const char *dir, char *header, size_t len, efsi_diagnostics 
       values[c] = strtod(at, &end);
       ck_assert_ptr_ne(end, at);
     }
+    double *tube = &rows[n].lumen_flow_rate;
+    for (int c = 0; c < NLUMEN && lumen; c++) {
+      ck_assert_int_eq(*end, ',');
+      at = end + 1;
+      tube[c] = strtod(at, &end);
+      ck_assert_ptr_ne(end, at);
+    }
     for (int m = 0; m < nmat; m++) {
       ck_assert_int_eq(*end, ',');
       at = end + 1;
@@ -96,6 +112,8 @@ static int read_csv(const char *dir, char *header, size_t len, efsi_diagnostics 
 static int same_row(const efsi_diagnostics *a, const efsi_diagnostics *b)
 {
   return a->step == b->step && memcmp(&a->time, &b->time, (NCOLUMNS - 1) * sizeof(double)) == 0
+      && (!lumen || memcmp(&a->lumen_flow_rate, &b->lumen_flow_rate,
+                           NLUMEN * sizeof(double)) == 0)
       && memcmp(a->material_volume, b->material_volume, nmat * sizeof(double)) == 0
       && memcmp(a->material_shape, b->material_shape, nmat * sizeof a->material_shape[0]) == 0;
 }
@@ -218,11 +236,16 @@ START_TEST(material_columns_follow)
   static const char names[2][EFSI_MATERIAL_NAME] = {"rbc", "wall"};
   char *dir = make_temp_dir(), header[4096], expected[4096], err[512] = "";
   nmat = 2;
+  lumen = 1;
   diagnostics_materials(nmat, names);
   write_rows(dir, -1, 0, 30, 1.5);
   efsi_diagnostics rows[8];
   ck_assert_int_eq(read_csv(dir, header, sizeof header, rows, 8), 4);
-  snprintf(expected, sizeof expected, "%s,volume_rbc,volume_wall", diagnostics_header);
+  /* with the wall, the lumen's columns come first */
+  int at = snprintf(expected, sizeof expected, "%s", diagnostics_header);
+  for (int c = 0; c < NLUMEN; c++)
+    at += snprintf(expected + at, sizeof expected - (size_t)at, ",%s", lumen_column[c]);
+  snprintf(expected + at, sizeof expected - (size_t)at, ",volume_rbc,volume_wall");
   /* the shape columns, spelled out here independently of diagnostics.c */
   static const char *const shape[] = {"centroid_x", "centroid_y", "centroid_z", "moment_xx",
                                       "moment_yy", "moment_zz", "moment_xy", "moment_xz",
@@ -240,6 +263,7 @@ START_TEST(material_columns_follow)
     ck_assert(same_row(&rows[n], &want));
   }
   /* A restart of a case with other materials cannot continue this file. */
+  lumen = 0;
   diagnostics_materials(1, names);
   ck_assert_int_ne(diagnostics_open(dir, 10, err, sizeof err), 0);
   ck_assert_ptr_nonnull(strstr(err, "diagnostics.csv"));
@@ -251,7 +275,7 @@ END_TEST
 /* Each test starts from a fluid-only case. */
 static void fluid_only(void)
 {
-  nmat = 0;
+  nmat = lumen = 0;
   diagnostics_materials(0, NULL);
 }
 

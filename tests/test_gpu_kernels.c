@@ -2,8 +2,8 @@
  * kernel table, and the layer moves, on random fields of a small block with walls in y and
  * z, run once by each backend.  The per-point kernels compute the same formulas in the same
  * order, so with the default FMA policy (no fused multiply-adds on either side) the GPU
- * must reproduce the CPU's bits; the reductions combine in another order inside a plane and
- * must agree to 1e-13 relative.  Skipped (exit 77) in a build without the GPU backend or
+ * must reproduce the CPU's bits; so must the ACM sums (double-double); the diagnostics'
+ * reductions combine in another order inside a plane and must agree to 1e-13 relative.  Skipped (exit 77) in a build without the GPU backend or
  * where no GPU is visible. */
 #include <math.h>
 #include <stdio.h>
@@ -54,8 +54,8 @@ static void bench_open(bench *b, unsigned seed)
     }
     device_upload(b->dev[f], b->host[f], b->g.size);
   }
-  b->scratch_host = calloc((size_t)b->g.n[2] * 16, sizeof(double));
-  b->scratch_dev = device_alloc((size_t)b->g.n[2] * 16);
+  b->scratch_host = calloc((size_t)b->g.n[2] * 2 * SUM_COUNT, sizeof(double));
+  b->scratch_dev = device_alloc((size_t)b->g.n[2] * 2 * SUM_COUNT);
 }
 
 static void bench_close(bench *b)
@@ -144,11 +144,16 @@ START_TEST(reductions_agree)
   bench b;
   bench_open(&b, 777u);
   const efsi_grid *g = &b.g;
-  double cpu[SUM_COUNT], gpu[SUM_COUNT];
+  double cpu[2 * SUM_COUNT], gpu[2 * SUM_COUNT];
   double **h = b.host, **d = b.dev;
   efsi_cpu_kernels.acm_sums(g, h[0], h[1], h[2], h[3], h[4], b.scratch_host, cpu);
   efsi_cuda_kernels.acm_sums(g, d[0], d[1], d[2], d[3], d[4], b.scratch_dev, gpu);
-  assert_close("acm_sums", cpu, gpu, SUM_COUNT, 1e-13);
+  /* double-double sums: the rounded values (hi) are the same bits */
+  for (int c = 0; c < SUM_COUNT; c++) {
+    cpu[c] = cpu[2 * c];
+    gpu[c] = gpu[2 * c];
+  }
+  assert_close("acm_sums", cpu, gpu, SUM_COUNT, 0.0);
   efsi_cpu_kernels.flow_norms(g, 1.1, h[0], h[1], h[2], h[3], b.scratch_host, cpu);
   efsi_cuda_kernels.flow_norms(g, 1.1, d[0], d[1], d[2], d[3], b.scratch_dev, gpu);
   assert_close("flow_norms", cpu, gpu, FLOW_COUNT, 1e-13);
@@ -176,6 +181,10 @@ START_TEST(reductions_agree)
     efsi_cuda_kernels.wall_shear_sums(g, dir, 0.9, d[0], d[1], u_wall, sg);
     assert_close("wall_shear_sums", sc, sg, 2, 0.0);
   }
+  double lc[LUMEN_COUNT], lg[LUMEN_COUNT];
+  efsi_cpu_kernels.lumen_sums(g, 0.9, h[16], h[17], h[0], h[1], h[2], b.scratch_host, lc);
+  efsi_cuda_kernels.lumen_sums(g, 0.9, d[16], d[17], d[0], d[1], d[2], b.scratch_dev, lg);
+  assert_close("lumen_sums", lc, lg, LUMEN_COUNT, 1e-12);
   /* tracers: the same interpolation, point by point */
   efsi_tracer t[2][5];
   memset(t, 0, sizeof t);
@@ -199,10 +208,12 @@ static void run_layers(bench *b, const efsi_layer_ops *ops, int gpu, double *buf
   ops->pack(g, a, 3, lo, hi, buffer, 1);
   ops->sent();
   ops->pack(g, a + 3, 3, lo, hi, buffer, 0);
-  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 2);
+  /* the moves' contract: source and destination boxes do not overlap */
+  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 3);
   ops->end();
-  ops->reflect(g, a[8], lo, hi, -g->stride[2], -1.0, 0.25);
-  ops->zero(g, a[9], lo, hi);
+  const int layer_lo[3] = {-3, -3, 2}, layer_hi[3] = {g->n[0] + 3, g->n[1] + 3, 3};
+  ops->reflect(g, a[8], layer_lo, layer_hi, -2 * g->stride[2], -1.0, 0.25);
+  ops->zero(g, a[9], layer_lo, layer_hi);
 }
 
 START_TEST(layer_moves_match_bitwise)

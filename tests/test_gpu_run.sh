@@ -1,8 +1,10 @@
 #!/bin/sh
 # The whole program on the GPU against the CPU (docs/gpu.md, "Verification"): the Fig. 2
 # channel at 64^3 with RBCs (ACM) and the Taylor-Green vortex (SMAC), 20 steps each; the
-# same GPU run twice bit for bit; a restart file written on the CPU continued on the GPU and
-# the other way round.  Skipped (77) where efsi has no GPU backend or sees no GPU.
+# same GPU run twice bit for bit; two ranks bit for bit as one, with their halos GPU to GPU
+# (CUDA IPC; two ranks may share one GPU) and through MPI; a restart file written on the CPU
+# continued on the GPU and the other way round.  Skipped (77) where efsi has no GPU backend
+# or sees no GPU.
 set -u
 efsi=${top_builddir:-.}/efsi
 runs=${top_srcdir:-..}/runs
@@ -15,9 +17,9 @@ $python -c 'import numpy' 2>/dev/null \
   || { echo "$python has no numpy: skipped"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-run() {   # run NAME DEVICE STEPS CASE [efsi options]: one rank, output in $work/NAME
+run() {   # run NAME DEVICE STEPS CASE [efsi options]: $NP ranks (1), output in $work/NAME
   name=$1 device=$2 steps=$3 case=$4; shift 4
-  $mpirun -np 1 "$efsi" -o "$work/$name" --steps "$steps" --set performance.device="$device" \
+  $mpirun -np "${NP:-1}" "$efsi" -o "$work/$name" --steps "$steps" --set performance.device="$device" \
     --set output.diagnostics_every=10 "$@" "$case" > "$work/$name.log" 2>&1 \
     || { echo "FAILED: $name"; tail -n 20 "$work/$name.log"; exit 1; }
 }
@@ -30,10 +32,24 @@ echo "== fig2-channel-64, GPU against CPU"
 $python "$compare" "$(last fig2-cpu)" "$(last fig2-gpu)" --tolerance 1e-10 || status=1
 echo "== the same GPU run twice"
 $python "$compare" "$(last fig2-gpu)" "$(last fig2-gpu2)" --bitwise || status=1
+NP=2 run fig2-peer gpu 20 "$runs/fig2-channel-64.ini"
+NP=2 run fig2-mpi gpu 20 "$runs/fig2-channel-64.ini" --set performance.peer_halos=false
+faces() { sed -n 's/.*halos: \([0-9]*\) of \([0-9]*\) faces.*/\1 \2/p' "$work/$1.log"; }
+echo "== two ranks, halos GPU to GPU ($(faces fig2-peer)) and through MPI ($(faces fig2-mpi))"
+set -- $(faces fig2-peer)
+[ "${1:-0}" -gt 0 ] && [ "$1" = "${2:-}" ] \
+  || { echo "FAILED: not every face between the two ranks went GPU to GPU"; status=1; }
+set -- $(faces fig2-mpi)
+[ "${1:-1}" = 0 ] || { echo "FAILED: performance.peer_halos=false left faces GPU to GPU"; status=1; }
+$python "$compare" "$(last fig2-gpu)" "$(last fig2-peer)" --bitwise || status=1
+$python "$compare" "$(last fig2-gpu)" "$(last fig2-mpi)" --bitwise || status=1
 run tg-cpu cpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid.cells="32 32 32"
 run tg-gpu gpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid.cells="32 32 32"
 echo "== taylor-green (SMAC), GPU against CPU"
 $python "$compare" "$(last tg-cpu)" "$(last tg-gpu)" --tolerance 1e-10 || status=1
+NP=2 run tg-gpu2 gpu 20 "$runs/taylor-green.ini" --set pressure.method=smac --set grid.cells="32 32 32"
+echo "== taylor-green (SMAC), two ranks against one (the solve gathered on rank 0's GPU)"
+$python "$compare" "$(last tg-gpu)" "$(last tg-gpu2)" --bitwise || status=1
 # a CPU restart continued on the GPU, and a GPU restart continued on the CPU
 run half-cpu cpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10
 run half-gpu gpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10

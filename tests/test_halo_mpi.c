@@ -74,7 +74,7 @@ static long run_case(const int cells[3], const int ranks[3], const int periodic[
   test_decomp(&d, &g, cells, ranks, periodic, (const double[3]){1, 1, 1});
   double *fields[NFIELDS];
   for (int f = 0; f < NFIELDS; f++) fields[f] = field_alloc(&g);
-  efsi_halo *h = halo_create(&g, &d, NFIELDS + 1, &efsi_cpu_layers);
+  efsi_halo *h = halo_create(&g, &d, NFIELDS + 1, &efsi_cpu_layers, 0);
   long checked = 0;
   for (int width = 1; width <= EFSI_HALO; width++)
     for (int split = 0; split < 3; split++) {

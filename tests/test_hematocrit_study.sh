@@ -1,18 +1,22 @@
 #!/bin/sh
 # The hematocrit study command on a miniature sweep: a 6 um lumen in an 8.125 um box (26^3
-# cells, RBCs scaled to 2.5 um so that the lattice can seed them), the plasma reference and
-# tube hematocrits 0 and 0.05 with 4 platelets, 2 ranks, 123 steps.
+# cells, RBCs scaled to 2.5 um), the plasma reference and tube hematocrits 0 and 0.05 of
+# randomly oriented RBCs with 4 platelets in the radial band 0.7-0.9, 2 ranks, 123 steps.
 #   - every figure and table is written, non-empty, and report.md links each of them;
 #   - mu_rel at Ht = 0 (platelets only, against plasma) is within 1 % of 1;
-#   - the tube hematocrit at step 0 is within 1 % of the seeded one (RBC count from
-#     bodies.csv x the Evans-Fung volume / the lumen volume pi R^2 Lx);
+#   - the tube hematocrit at step 0 (diagnostics.csv) is within 1 % of the seeded one (RBC
+#     count from bodies.csv x the Evans-Fung volume / the lumen volume pi R^2 Lx);
+#   - every platelet starts in the radial band;
 #   - a sweep stopped at t = 0.5, extended to t = 1 and continued, with one run then
 #     interrupted (performance.json and its last files gone, its newest restart file
 #     damaged) and continued by a third call from the restart file before, ends with the
 #     same last restart and fields files (every variable and attribute, bit for bit), and
 #     the same bodies.csv and diagnostics rows (but wall_seconds) as the uninterrupted
 #     sweep, with besides them only the rows of step 62 that ended the first stint;
-#   - a hematocrit the seeding cannot place is refused with exit status 2 before any run.
+#   - a hematocrit the seeding cannot place (0.7) is refused with exit status 2 before any
+#     run, naming the reachable limit;
+#   - --run plasma runs the plasma reference alone, to time.plasma_end_time, and analyses
+#     nothing; an unknown run label is refused with exit status 2.
 # Skipped (77) without python3's numpy, netCDF4 or matplotlib.
 set -eu
 srcdir=${top_srcdir:-.}
@@ -41,6 +45,7 @@ hematocrits = ${4:-0 0.05}
 diameter = 2.5
 [platelet]
 count = 4
+radial_band = 0.7 0.9
 semi_axes = 0.5 0.5 0.4
 modulus = 0.1
 [drive]
@@ -57,8 +62,10 @@ mpirun = ${EFSI_MPIRUN:-mpirun} -np {ranks}
 EOF
 }
 
-run_study() {   # run_study FILE LOG WHAT: the study of FILE, its output in LOG, shown on failure
-  $study --efsi "$efsi" "$1" > "$2" 2>&1 || { cat "$2"; fail "$3"; }
+run_study() {   # run_study FILE LOG WHAT [OPTIONS]: the study of FILE, its output in LOG
+  file=$1 log=$2 what=$3
+  shift 3
+  $study --efsi "$efsi" "$@" "$file" > "$log" 2>&1 || { cat "$log"; fail "$what"; }
 }
 
 each_run() {   # each_run LOG WORDS: LOG has a line "RUN  WORDS..." for every run
@@ -104,8 +111,17 @@ seeded = len(ids) * v_rbc / (math.pi * (D / 2) ** 2 * lx)
 got = float(rows["ht-0.05"]["ht_tube_step0"])
 assert len(ids) == int(rows["ht-0.05"]["rbc_count"]) > 0, ids
 assert abs(got / seeded - 1) < 0.01, "tube hematocrit %g at step 0, seeded %g" % (got, seeded)
-print("ok: mu_rel(Ht = 0) = %.6f; tube hematocrit at step 0 %.6f, seeded %.6f (%d RBCs)"
-      % (mu0, got, seeded, len(ids)))
+diag = list(csv.DictReader(open(os.path.join(top, "ht-0.05", "diagnostics.csv"))))
+assert "tube_hematocrit" in diag[0], "no tube_hematocrit column"
+step0 = float(diag[0]["tube_hematocrit"])
+assert abs(step0 / seeded - 1) < 0.01, "diagnostics tube_hematocrit %g, seeded %g" % (step0, seeded)
+band = [math.hypot(float(r["y"]) - 8.125 / 2, float(r["z"]) - 8.125 / 2) / (D / 2)
+        for r in csv.DictReader(open(os.path.join(top, "ht-0.05", "bodies.csv")))
+        if r["kind"] == "platelet" and r["step"] == "0"]
+assert len(band) == 4 and all(0.7 <= b <= 0.9 for b in band), band
+print("ok: mu_rel(Ht = 0) = %.6f; tube hematocrit at step 0 %.6f (diagnostics %.6f), seeded "
+      "%.6f (%d RBCs); platelets start at r/(D/2) = %s"
+      % (mu0, got, step0, seeded, len(ids), " ".join("%.3f" % b for b in band)))
 PY
 
 # stopped at t = 0.5, extended to 1, one run interrupted and continued
@@ -170,14 +186,31 @@ for run in ("plasma", "ht-0.00", "ht-0.05"):
 print("ok: stopped, extended and interrupted sweep ends bitwise where the uninterrupted one does")
 PY
 
-# bad input: a hematocrit the lattice cannot place, refused with status 2 before any run
-write_study "$tmp/bad.ini" "$tmp/bad" 1 "0 0.3"
+# bad input: a hematocrit the seeding cannot place, refused with status 2 before any run
+write_study "$tmp/bad.ini" "$tmp/bad" 1 "0 0.7"
 set +e
 $study --efsi "$efsi" "$tmp/bad.ini" > "$tmp/bad.log" 2>&1
 status=$?
 set -e
 [ "$status" -eq 2 ] || { cat "$tmp/bad.log"; fail "exit status $status for an impossible hematocrit"; }
-grep -q "cannot be placed" "$tmp/bad.log" || fail "no seeding message"
+grep -q "rbc.hematocrit = 0.7 cannot be placed: at most about 0\.[0-9]" "$tmp/bad.log" \
+  || { cat "$tmp/bad.log"; fail "no seeding message with the reachable limit"; }
 [ ! -e "$tmp/bad/plasma/diagnostics.csv" ] || fail "a run started despite bad input"
 echo "ok: bad input refused with status 2 before any run"
+
+# one run alone (--run), the plasma reference to its own end time
+write_study "$tmp/one.ini" "$tmp/one" 1
+sed -i 's/^end_time = 1$/end_time = 1\nplasma_end_time = 0.5/' "$tmp/one.ini"
+run_study "$tmp/one.ini" "$tmp/one.log" "--run plasma" --run plasma
+[ -s "$tmp/one/plasma/diagnostics.csv" ] || fail "--run plasma wrote no diagnostics"
+[ ! -e "$tmp/one/ht-0.00" ] && [ ! -e "$tmp/one/report.md" ] || fail "--run plasma ran or analysed more"
+t_end=$(tail -n 1 "$tmp/one/plasma/diagnostics.csv" | cut -d, -f2)
+/usr/bin/python3 -c "import sys; t = float(sys.argv[1]); sys.exit(not 0.5 <= t < 0.52)" "$t_end" \
+  || fail "the plasma run ended at t = $t_end, not at time.plasma_end_time = 0.5"
+set +e
+$study --efsi "$efsi" --run ht-0.99 "$tmp/one.ini" > "$tmp/one.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] && grep -q "no such run" "$tmp/one.log" || { cat "$tmp/one.log"; fail "--run ht-0.99 not refused"; }
+echo "ok: --run plasma alone, to t = $t_end; an unknown run refused"
 echo "1 passed, 0 failed"

@@ -118,8 +118,68 @@ if [ $status -eq 2 ] && grep -q "absent.ini" "$tmp/err" && [ ! -e "$tmp/new" ]; 
 else
   echo "FAIL missing case file: status $status"; failures=$((failures + 1))
 fi
-# an existing output directory with efsi output is refused without --restart
+# damaged restart files: each refused with one line naming the file, before anything is
+# allocated or written
 printf '%s\n' "$good" > "$tmp/good.ini"
+$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/made" "$tmp/good.ini" > /dev/null || echo "FAIL: making a restart file"
+valid=$tmp/made/restart_00000002.nc
+head -c 2000 "$valid" > "$tmp/truncated.nc"
+: > "$tmp/empty.nc"
+echo "step,time" > "$tmp/text.nc"
+ncdump "$valid" > "$tmp/valid.cdl"
+sed 's/efsi_restart_format = 1/efsi_restart_format = 7/' "$tmp/valid.cdl" | ncgen -k nc4 -o "$tmp/version.nc" -
+awk '/^ p =/ { print; getline; sub(/^  [^,]*,/, "  NaN,") } { print }' "$tmp/valid.cdl" |
+  ncgen -k nc4 -o "$tmp/nan.nc" -
+expect restart_truncated "$good" "truncated.nc: cannot open" --restart "$tmp/truncated.nc"
+expect restart_empty "$good" "empty.nc: cannot open" --restart "$tmp/empty.nc"
+expect restart_not_netcdf "$good" "text.nc: cannot open" --restart "$tmp/text.nc"
+expect restart_wrong_shape "$good" "restart_00000002.nc: grid is 8x8x8, case has 8x8x16" \
+  --restart "$valid" --set grid.cells="8 8 16"
+expect restart_wrong_version "$good" "version.nc: restart format 7, this efsi reads format 1" \
+  --restart "$tmp/version.nc"
+expect restart_nan "$good" "nan.nc: variable p holds NaN at cell (0, 0, 0)" --restart "$tmp/nan.nc"
+# damaged voxel files
+voxels good32 32 phi
+head -c 600 "$tmp/good32.nc" > "$tmp/vtruncated.nc"
+awk 'BEGIN { printf "netcdf v { dimensions: z = 32 ; y = 32 ; x = 32 ; variables: double phi(z, y, x) ; data: phi = NaN"
+             for (i = 1; i < 32768; i++) printf ", 0"; print " ; }" }' | ncgen -k nc4 -o "$tmp/vnan.nc" -
+for v in vtruncated empty text vnan; do
+  case $v in
+    vnan) words="vnan.nc: variable phi has the value nan" ;;
+    vtruncated) words="vtruncated.nc: variable phi holds the NetCDF fill value" ;;
+    *) words="$v.nc: voxels.file: cannot open" ;;
+  esac
+  expect "voxels_$v" "$solid
+[voxels]
+file = $tmp/$v.nc
+modulus = 1" "$words"
+done
+# sizes: an enormous grid is refused for the memory it needs, or for the size of one rank's
+# block, before anything is allocated; --check of 10^12 cells on 10^5 ranks in 64 bits
+expect enormous_memory "[grid]
+cells = 1200 1200 1200
+length = 1 1 1
+[time]
+steps = 2" "grid.cells: 1200 x 1200 x 1200 cells need"
+expect enormous_block "[grid]
+cells = 100000 100000 100000
+length = 1 1 1
+[time]
+steps = 2" "grid.cells: a block of 100000 x 100000 x 100000 cells per rank"
+printf '[grid]\ncells = 10000 10000 10000\nlength = 1 1 1\n[time]\nsteps = 2\n' > "$tmp/huge.ini"
+$EFSI_MPIRUN -np 1 "$efsi" --check --ranks 100000 "$tmp/huge.ini" > "$tmp/out" 2> "$tmp/err"
+status=$?
+if [ $status -eq 0 ] && grep -q "grid 10000 x 10000 x 10000 = 1000000000000 cells" "$tmp/out" &&
+   awk '/ ranks as / { split($0, w, " "); p = w[4] * w[6] * w[8]; n = 10000 / w[4] * 10000 / w[6] * 10000 / w[8]
+                       if (w[1] != 100000 || p != 100000 || w[9] != 10000 / w[4] || n * p != 1e12) exit 1; found = 1 }
+        / memory: / { mib = $2; per_cell = $6; total = $10
+                      if (mib * 1048576 / per_cell < 0.99e7 || total < 1e5 * mib / 1024 * 0.99 || total > 1e5 * mib / 1024 * 1.01) exit 1; mem = 1 }
+        END { exit !(found && mem) }' "$tmp/out"; then
+  echo "ok 64-bit sizes: $(grep -E 'grid|ranks as|memory' "$tmp/out" | tr -s ' ' | tr '\n' ';')"; passes=$((passes + 1))
+else
+  echo "FAIL 64-bit sizes: status $status"; cat "$tmp/out" "$tmp/err"; failures=$((failures + 1))
+fi
+# an existing output directory with efsi output is refused without --restart
 expect existing_output "$good" "already holds efsi output"
 echo "input errors: $passes passed, $failures failed"
 [ $failures -eq 0 ]

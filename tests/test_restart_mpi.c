@@ -173,7 +173,7 @@ static void read_back(const char *path, const int ranks[3])
   if (r.d.rank == 0) {   /* the tracers come back bitwise */
     long n = -1;
     efsi_tracer *t = NULL;
-    ck_assert_msg(restart_read_tracers(path, &n, &t, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(restart_read_tracers(path, 4, length, &n, &t, err, sizeof err) == 0, "%s", err);
     ck_assert_int_eq(n, NTRACERS);
     for (int k = 0; k < NTRACERS; k++) {
       ck_assert_int_eq(t[k].id, sample_tracers[k].id);

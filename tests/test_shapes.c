@@ -1,12 +1,14 @@
 /* Body shapes: the closed-form volumes against quadrature and against counting inside
  * points, the Evans-Fung cell's dimensions against the published mean cell, symmetry of the
- * inside test, bounding radius and half-extents holding every inside point, and the
- * distance estimate near the surface. */
+ * inside test, bounding radius and half-extents holding every inside point, the distance
+ * estimate near the surface, the surface map on the surface within its speed bounds, and a
+ * cell the drawing takes whole inside an RBC no farther out than the drawing's gap. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 
 #include "tests/test_support.h"
+#include "stencils/draw.h"
 #include "stencils/shapes.h"
 
 static const double pi = 3.14159265358979323846;
@@ -210,6 +212,104 @@ START_TEST(distance_estimate_near_surface)
 }
 END_TEST
 
+/* The surface map: every point lies on the surface (the distance estimate vanishes, to the
+ * rounding of F's zero), and the speed bounds hold between neighbouring parameters (the
+ * chord over the step is at most the speed). */
+START_TEST(surface_map_lies_on_the_surface)
+{
+  double off = 0, speed_ratio[2] = {0, 0};
+  for (int s = 0; s < NSHAPES; s++) {
+    const int kind = shapes[s].kind;
+    const double *size = shapes[s].size;
+    double speed[2];
+    shape_surface_speed(kind, size, speed);
+    const double step = 1e-3;
+    for (int a = 0; a <= 200; a++)
+      for (int b = 0; b < 16; b++) {
+        const double th = pi * a / 200, ph = 2 * pi * (b + 0.3) / 16;
+        double x[3], xt[3], xp[3];
+        shape_surface_point(kind, size, sin(th), cos(th), sin(ph), cos(ph), x);
+        shape_surface_point(kind, size, sin(th + step), cos(th + step), sin(ph), cos(ph), xt);
+        shape_surface_point(kind, size, sin(th), cos(th), sin(ph + step), cos(ph + step), xp);
+        off = fmax(off, fabs(shape_distance(kind, size, x)) / shape_bounding_radius(kind, size));
+        const double dt = sqrt(pow(xt[0] - x[0], 2) + pow(xt[1] - x[1], 2) + pow(xt[2] - x[2], 2));
+        const double dp = sqrt(pow(xp[0] - x[0], 2) + pow(xp[1] - x[1], 2) + pow(xp[2] - x[2], 2));
+        speed_ratio[0] = fmax(speed_ratio[0], dt / step / speed[0]);
+        if (sin(th) > 0.01) speed_ratio[1] = fmax(speed_ratio[1], dp / step / (speed[1] * sin(th)));
+      }
+  }
+  printf("surface map: largest distance estimate %.1e of the radius; chord / speed bound "
+         "%.4f along theta, %.4f along phi\n", off, speed_ratio[0], speed_ratio[1]);
+  ck_assert(off < 1e-6 && speed_ratio[0] <= 1 && speed_ratio[1] <= 1);
+}
+END_TEST
+
+/* The drawing's gap (bodies_draw_gap): a cell the drawing takes whole inside an RBC (its 8
+ * corners inside, the distance estimate at its centre beyond the half-diagonal) reaches
+ * out of the cell's faces by at most lambda d^2 / 8.  Random cells of random orientation
+ * and size 0.25, 0.5 and 1 um over the cell, half of them over the dimple, sampled at 16^3
+ * points: the largest |z| - T(rho)/2. */
+START_TEST(whole_cells_keep_within_the_draw_gap)
+{
+  const double D = 8, R = 4;
+  unsigned state = 2024u;
+  for (int hh = 0; hh < 3; hh++) {
+    const double h = 0.25 * (1 << hh), hs[3] = {h, h, h};
+    const double gap = bodies_draw_gap(hs, BODY_RBC, (double[3]){D, 0, 0});
+    const double half_diagonal = 0.5 * sqrt(3) * h;
+    double worst = -1;
+    long whole = 0, beyond_rim = 0;
+    for (int trial = 0; trial < 20000; trial++) {
+      double u[7];
+      for (int c = 0; c < 7; c++) {
+        state = state * 1664525u + 1013904223u;
+        u[c] = (state >> 8) / 16777216.0;
+      }
+      /* a rotation from a random unit quaternion; the cell's centre in the body frame */
+      const double q0 = sqrt(1 - u[0]) * sin(2 * pi * u[1]), q1 = sqrt(1 - u[0]) * cos(2 * pi * u[1]),
+                   q2 = sqrt(u[0]) * sin(2 * pi * u[2]), q3 = sqrt(u[0]) * cos(2 * pi * u[2]);
+      const double e[3][3] = {
+          {1 - 2 * (q1 * q1 + q2 * q2), 2 * (q0 * q1 - q2 * q3), 2 * (q0 * q2 + q1 * q3)},
+          {2 * (q0 * q1 + q2 * q3), 1 - 2 * (q0 * q0 + q2 * q2), 2 * (q1 * q2 - q0 * q3)},
+          {2 * (q0 * q2 - q1 * q3), 2 * (q1 * q2 + q0 * q3), 1 - 2 * (q0 * q0 + q1 * q1)}};
+      /* half of them over the dimple, where the faces curve away from the cell */
+      const double reach = trial % 2 ? R : 0.4 * R;
+      const double c[3] = {reach * (2 * u[3] - 1), reach * (2 * u[4] - 1) * u[6],
+                           1.4 * (2 * u[5] - 1)};
+      int inside = 0;
+      for (int corner = 0; corner < 8; corner++) {
+        double x[3];
+        for (int a = 0; a < 3; a++)
+          x[a] = c[a] + h * (((corner & 1) - 0.5) * e[0][a] + (((corner >> 1) & 1) - 0.5) * e[1][a] +
+                             (((corner >> 2) & 1) - 0.5) * e[2][a]);
+        inside += shape_inside(BODY_RBC, (double[3]){D, 0, 0}, x);
+      }
+      if (inside < 8 || fabs(shape_distance(BODY_RBC, (double[3]){D, 0, 0}, c)) < half_diagonal)
+        continue;
+      whole++;
+      const int n = 16;
+      for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+          for (int i = 0; i < n; i++) {
+            const double t[3] = {(i + 0.5) / n - 0.5, (j + 0.5) / n - 0.5, (k + 0.5) / n - 0.5};
+            double x[3];
+            for (int a = 0; a < 3; a++)
+              x[a] = c[a] + h * (t[0] * e[0][a] + t[1] * e[1][a] + t[2] * e[2][a]);
+            const double rho = hypot(x[0], x[1]) / R;
+            if (rho >= 1) {
+              beyond_rim++;
+              continue;
+            }
+            worst = fmax(worst, fabs(x[2]) - rbc_half_thickness(D, rho));
+          }
+    }
+    printf("h = %g: %ld cells taken whole; the most they reach out %.2e, the gap %.2e\n", h,
+           whole, worst, gap);
+    ck_assert(whole > 100 && beyond_rim == 0 && worst <= gap);
+  }
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
   Suite *s = suite_create("shapes");
@@ -221,6 +321,8 @@ static Suite *shapes_suite(void)
   tcase_add_test(tc, bounds_hold_every_inside_point);
   tcase_add_test(tc, ellipsoid_volumes);
   tcase_add_test(tc, distance_estimate_near_surface);
+  tcase_add_test(tc, surface_map_lies_on_the_surface);
+  tcase_add_test(tc, whole_cells_keep_within_the_draw_gap);
   suite_add_tcase(s, tc);
   return s;
 }

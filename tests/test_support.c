@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stencils/location.h"
+#include "stencils/shapes.h"
 
 int mpi_all(int condition)
 {
@@ -121,7 +122,7 @@ double *test_plane_scratch(const efsi_grid *g)
   if (g->n[2] > planes) {
     free(plane);
     planes = g->n[2];
-    plane = malloc((size_t)planes * 16 * sizeof *plane);   /* the widest: SUM_COUNT, MOMENT_COUNT */
+    plane = malloc((size_t)planes * 24 * sizeof *plane);   /* the widest: 2 SUM_COUNT, then MOMENT_COUNT */
     if (!plane) abort();
   }
   return plane;
@@ -132,4 +133,72 @@ int test_rank0(void)
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank == 0;
+}
+
+static int body_meets(const efsi_body *b, const double lo[3], const double hi[3])
+{
+  const double r = shape_bounding_radius(b->kind, b->size);
+  double d2 = 0;
+  for (int d = 0; d < 3; d++) {
+    const double e = fmax(fmax(lo[d] - b->center[d], b->center[d] - hi[d]), 0);
+    d2 += e * e;
+  }
+  return d2 <= r * r;
+}
+
+long test_whole_list(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                     efsi_body **list)
+{
+  efsi_body *near;
+  long n = 0, kept = 0;
+  const double lo[3] = {0, 0, 0};
+  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, s->length, &near, &n) == 0);
+  for (long m = 0; m < n; m++) {
+    int base = 1;
+    for (int d = 0; d < 3; d++) base &= near[m].center[d] >= 0 && near[m].center[d] < s->length[d];
+    if (base) near[kept++] = near[m];
+  }
+  efsi_body *sorted = malloc((size_t)(kept > 0 ? kept : 1) * sizeof *sorted);
+  char *seen = calloc((size_t)(kept > 0 ? kept : 1), 1);
+  for (long m = 0; m < kept; m++) {
+    ck_assert(near[m].id >= 0 && near[m].id < kept && !seen[near[m].id]);
+    seen[near[m].id] = 1;
+    sorted[near[m].id] = near[m];
+  }
+  free(seen);
+  free(near);
+  *list = sorted;
+  return kept;
+}
+
+long test_near_missing(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                       const efsi_grid *g, const efsi_body *all, long n, char *owned,
+                       efsi_body **mine, long *nm, long *expected)
+{
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; d++) {
+    lo[d] = g->offset[d] * g->h[d];
+    hi[d] = (g->offset[d] + g->n[d]) * g->h[d];
+  }
+  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, hi, mine, nm) == 0);
+  long missing = 0;
+  *expected = 0;
+  for (long b = 0; b < n; b++)
+    for (int iz = -s->periodic[2]; iz <= s->periodic[2]; iz++)
+      for (int iy = -s->periodic[1]; iy <= s->periodic[1]; iy++)
+        for (int ix = -1; ix <= 1; ix++) {   /* x is always periodic */
+          efsi_body image = all[b];
+          const int shift[3] = {ix, iy, iz};
+          for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
+          if (!body_meets(&image, lo, hi)) continue;
+          ++*expected;
+          int found = 0;
+          for (long m = 0; m < *nm; m++)
+            found |= (*mine)[m].id == image.id &&
+                     memcmp((*mine)[m].center, image.center, sizeof image.center) == 0 &&
+                     memcmp((*mine)[m].frame, image.frame, sizeof image.frame) == 0;
+          missing += !found;
+          if (owned && ix == 0 && iy == 0 && iz == 0) owned[b] = 1;
+        }
+  return missing;
 }

@@ -290,7 +290,7 @@ static void couette(const int ranks[3], efsi_tracer **reference)
         velocity[1][grid_index(&g, i, j, k)] = 0.0;
         velocity[2][grid_index(&g, i, j, k)] = 0.0;
       }
-  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers);
+  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers, 0);
   halo_exchange(halo, velocity, 3, 1);
   boundary_velocity(&efsi_cpu_layers, &g, velocity[0], velocity[1], velocity[2], u_wall, 1);
 

@@ -42,7 +42,7 @@ int main(int argc, char **argv)
         s.phi[0][at] = 0.25;
         s.phi[1][at] = 0.75;
       }
-  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers);
+  efsi_halo *halo = halo_create(&g, &d, 3, &efsi_cpu_layers, 0);
   double *const velocity[3] = {s.u, s.v, s.w};
   halo_exchange(halo, velocity, 3, 1);
   boundary_velocity(&efsi_cpu_layers, &g, s.u, s.v, s.w, u_wall, 1);

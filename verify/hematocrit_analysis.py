@@ -238,12 +238,19 @@ class Run:
         self.notes = []
 
     @property
+    def t0(self):
+        """Start of the sampling window; the plasma reference, which may stop earlier
+        (time.plasma_end_time), is averaged over the second half of its run."""
+        st = self.study
+        return 0.5 * st.plasma_t1 if self.ht is None and st.plasma_t1 < st.t1 else st.t0
+
+    @property
     def t1(self):
-        """End of the sampling window: efsi stops at the first step at or past time.end_time,
+        """End of the sampling window: efsi stops at the first step at or past its end time,
         up to one time step after it, and that last step belongs to the window."""
         d = self.diag
         dt = float(d["dt"][-1]) if d is not None and len(d.get("dt", [])) else 0.0
-        return self.study.t1 + dt
+        return (self.study.plasma_t1 if self.ht is None else self.study.t1) + dt
 
     @property
     def ok(self):
@@ -302,6 +309,7 @@ class Study:
         self.rbc_diameter = s["rbc"]["diameter"]
         self.G = s["drive"]["pressure_gradient"]
         self.t0, self.t1 = s["sampling"]["start"], s["time"]["end_time"]
+        self.plasma_t1 = s["time"].get("plasma_end_time", self.t1)
         self.band = s["analysis"]["fig8_band"]
         self.threshold = s["analysis"]["cfl_threshold"]
         self.bins = s["analysis"]["radial_bins"]
@@ -671,7 +679,7 @@ def analyse(study_dir, log=print):
         for key in COLUMNS:
             t, v, src = run.series(key)
             sources[key].setdefault(src, []).append(run.label)
-            row[key] = window_mean(t, v, st.t0, run.t1)
+            row[key] = window_mean(t, v, run.t0, run.t1)
             if key == "Ht":
                 row["Ht0"] = at_step0(t, v)
             for ti, vi in zip(t, v):

@@ -5,9 +5,9 @@
 #include "base/errors.h"
 
 #ifndef EFSI_CUDA
-efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const int periodic[3])
+efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const efsi_decomp *d)
 {
-  (void)g, (void)periodic;
+  (void)g, (void)d;
   efsi_abort(EFSI_EXIT_RUNTIME, "poisson_cuda_create: this efsi was built without the GPU backend");
 }
 

@@ -3,7 +3,12 @@
  * interior kernels on the compute stream; begin and end tie the two streams together with
  * events.  The wall layers (reflect, zero) run on the compute stream, in order with the
  * kernels.  Message buffers are device memory for a CUDA-aware MPI (efsi_cuda_layers_aware)
- * or page-locked host memory that the kernels write and read directly (efsi_cuda_layers). */
+ * or page-locked host memory that the kernels write and read directly (efsi_cuda_layers).
+ * Both share device buffers with the other processes of the node through CUDA IPC, so that
+ * a face between two GPUs of a node is packed straight into the neighbour's memory over
+ * NVLink or PCIe (decomp/halo.c; cudaIpcMemLazyEnablePeerAccess turns on peer access). */
+#include <string.h>
+
 #include "base/cuda/cuda.cuh"
 
 extern "C" {
@@ -133,6 +138,36 @@ static void end(void)
   CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), unpacked, 0));
 }
 
+static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(efsi_peer_handle),
+              "efsi_peer_handle holds a CUDA IPC memory handle");
+
+static double *share(size_t n, efsi_peer_handle *handle)
+{
+  double *buf = device_alloc(n);
+  if (!buf) return NULL;
+  cudaIpcMemHandle_t h;
+  CUDA_CHECK(cudaIpcGetMemHandle(&h, buf));
+  memcpy(handle->bytes, &h, sizeof h);
+  return buf;
+}
+
+static double *open_peer(const efsi_peer_handle *handle)
+{
+  cudaIpcMemHandle_t h;
+  memcpy(&h, handle->bytes, sizeof h);
+  void *p = NULL;
+  if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
+    cudaGetLastError();   /* this GPU cannot reach the other: the face stays on MPI */
+    return NULL;
+  }
+  return (double *)p;
+}
+
+static void close_peer(double *p)
+{
+  if (p) CUDA_CHECK(cudaIpcCloseMemHandle(p));
+}
+
 static double *pinned(size_t n) { return device_alloc_pinned(n); }
 static void release_pinned(double *buf) { device_free_pinned(buf); }
 static double *on_device(size_t n) { return device_alloc(n); }
@@ -140,10 +175,10 @@ static void release_device(double *buf) { device_free(buf); }
 
 extern "C" const efsi_layer_ops efsi_cuda_layers = {
   "gpu, halos through page-locked host memory", pack, copy, reflect, zero, pinned,
-  release_pinned, begin, sent, end,
+  release_pinned, begin, sent, end, share, open_peer, close_peer, release_device,
 };
 
 extern "C" const efsi_layer_ops efsi_cuda_layers_aware = {
   "gpu, halos from device memory (CUDA-aware MPI)", pack, copy, reflect, zero, on_device,
-  release_device, begin, sent, end,
+  release_device, begin, sent, end, share, open_peer, close_peer, release_device,
 };

@@ -29,5 +29,6 @@ extern "C" const efsi_kernels efsi_cuda_kernels = {
   elastic_energy_cuda,
   det_range_cuda,
   wall_shear_sums_cuda,
+  lumen_sums_cuda,
   tracers_interpolate_cuda,
 };

@@ -47,7 +47,7 @@ void oldroyd_update_cuda(const efsi_grid *g, int nmat, double *const phi[], doub
 /* reductions.cu */
 void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
                    const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[SUM_COUNT]);
+                   double sums[2 * SUM_COUNT]);
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
@@ -61,6 +61,9 @@ void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *c
 void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
                           const double *tangential, const double u_wall[2],
                           double sum_count[2]);
+void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT]);
 /* interpolate.cu */
 void tracers_interpolate_cuda(const efsi_grid *g, const double *u, const double *v,
                               const double *w, efsi_tracer *t, long count);

@@ -44,9 +44,8 @@ void gradient_add_cuda(const efsi_grid *g, double scale, const double *p, double
   double *const velocity[3] = {u, v, w};
   for (int d = 0; d < 3; d++) {
     int lo[3], hi[3];
-    location_range(g, LOC_FACE_X + d, lo, hi);
-    const ptrdiff_t s = g->stride[d];
-    const double c = scale * g->inv_h[d];
+    double c;
+    const ptrdiff_t s = gradient_faces(g, d, scale, lo, hi, &c);
     double *a = velocity[d];
     for_box(g, lo, hi, "gradient_add", [=] __device__(ptrdiff_t q) {
       a[q] += c * (p[q] - p[q - s]);

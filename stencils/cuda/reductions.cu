@@ -2,8 +2,9 @@
  * reductions.c): one thread block per z-plane forms the plane's partial results, its threads
  * striding over the plane's points, then a fixed tree inside the block; the partials go to
  * the host, which combines the planes in k order with the CPU's reduce_planes.  The order is
- * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so GPU
- * and CPU agree to round-off.  No floating-point atomics. */
+ * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so for
+ * the diagnostics GPU and CPU agree to round-off -- the ACM sums, in double-double, agree
+ * bit for bit.  No floating-point atomics. */
 #include "stencils/cuda/kernels.cuh"
 
 extern "C" {
@@ -11,7 +12,7 @@ extern "C" {
 #include "stencils/reductions.h"
 }
 
-enum { PLANE_THREADS = 256, MAX_VALUES = SUM_COUNT };
+enum { PLANE_THREADS = 256 };
 
 /* The plane partials of `count` values per point: term(p, v) fills v[0..count); values
  * with max[c] are combined by fmax from `start` (0 for magnitudes), the others summed. */
@@ -76,23 +77,53 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
   reduce_planes(host, g->n[2], COUNT, combine, out);
 }
 
+/* The ACM sums in double-double (base/dd.h): each thread adds its points into its own
+ * pairs, the block adds the pairs in a fixed tree; the plane pairs go to the host and are
+ * added in k order -- the rounded sums are the CPU's (docs/parallel.md, "Reductions"). */
+__global__ void __launch_bounds__(PLANE_THREADS)
+acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
+                 const double *div, const double *lap_div, const double *p,
+                 const double *lap_p, const double *u, double *plane)
+{
+  __shared__ dd_sum part[SUM_COUNT][PLANE_THREADS];
+  const int t = threadIdx.x, k = blockIdx.x;
+  dd_sum acc[SUM_COUNT];
+  for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
+  const long points = (long)n0 * n1;
+  for (long q = t; q < points; q += PLANE_THREADS) {
+    const int i = (int)(q % n0), j = (int)(q / n0);
+    double x[SUM_COUNT];
+    acm_terms(div, lap_div, p, lap_p, u, origin + i + s1 * j + s2 * k, x);
+#pragma unroll
+    for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_add(acc[c], x[c]);
+  }
+  for (int c = 0; c < SUM_COUNT; c++) part[c][t] = acc[c];
+  __syncthreads();
+  for (int half = PLANE_THREADS / 2; half > 0; half /= 2) {
+    if (t < half)
+      for (int c = 0; c < SUM_COUNT; c++) part[c][t] = dd_add_dd(part[c][t], part[c][t + half]);
+    __syncthreads();
+  }
+  if (t < SUM_COUNT) {
+    plane[2 * ((size_t)k * SUM_COUNT + t)] = part[t][0].hi;
+    plane[2 * ((size_t)k * SUM_COUNT + t) + 1] = part[t][0].lo;
+  }
+}
+
 void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
                    const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[SUM_COUNT])
+                   double sums[2 * SUM_COUNT])
 {
-  plane_reduce<SUM_COUNT>(g, "acm_sums", NULL, 0.0, plane,
-                          [=] __device__(ptrdiff_t q, double *v) {
-    const double d = div[q], ld = lap_div[q], lp = lap_p[q];
-    v[SUM_D_LAPD] = d * ld;
-    v[SUM_LAPD2] = ld * ld;
-    v[SUM_LAPP2] = lp * lp;
-    v[SUM_D_LAPP] = d * lp;
-    v[SUM_LAPD_LAPP] = ld * lp;
-    v[SUM_P] = p[q];
-    v[SUM_D] = d;
-    v[SUM_D2] = d * d;
-    v[SUM_U] = u[q];
-  }, sums);
+  cudaStream_t stream = cuda_compute_stream();
+  acm_plane_kernel<<<g->n[2], PLANE_THREADS, 0, stream>>>(
+      g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], div, lap_div, p,
+      lap_p, u, plane);
+  cuda_launched("acm_sums");
+  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT;
+  double *host = staged(n);
+  CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  reduce_planes_dd(host, g->n[2], SUM_COUNT, sums);
 }
 
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
@@ -236,4 +267,25 @@ void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
       sum_count[1] += 1.0;
     }
   }
+}
+
+/* The lumen's flux and wall shear (the per-cell formula lumen_at of reductions.h, the
+ * cell's place from the tube's axis recovered from its index); the largest shear combined
+ * by fmax from 0 (a shear is never negative). */
+void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
+                     const double *phi_rbc, const double *u, const double *v, const double *w,
+                     double *plane, double out[LUMEN_COUNT])
+{
+  static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
+  const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
+  const double h0 = g->h[0], h1 = g->h[1], h2 = g->h[2];
+  const double y0 = (g->offset[1] + 0.5) * h1 - 0.5 * g->length[1];
+  const double z0 = (g->offset[2] + 0.5) * h2 - 0.5 * g->length[2];
+  plane_reduce<LUMEN_COUNT>(g, "lumen_sums", combine, 0.0, plane,
+                            [=] __device__(ptrdiff_t q, double *x) {
+    const ptrdiff_t s[3] = {1, s1, s2};
+    const double h[3] = {h0, h1, h2};
+    const ptrdiff_t k = (q - origin) / s2, j = (q - origin - k * s2) / s1;
+    lumen_at(phi_wall, phi_rbc, u, v, w, q, y0 + j * h1, z0 + k * h2, s, h, mu, x);
+  }, out);
 }

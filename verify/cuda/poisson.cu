@@ -8,13 +8,18 @@
  * with x and z diagonal, either one more FFT and a division by the eigenvalues (periodic)
  * or the Neumann tridiagonal system per (m_x, m_z), both as the CPU does them.  Then the
  * inverse transforms (DCT-III as an inverse FFT of length 2N, Z2D) and the unpacking with
- * the transforms' normalisation.  One rank owns the whole grid: several ranks solve on the
- * host (src/solver.c). */
+ * the transforms' normalisation.  On several GPUs the ranks' blocks are gathered through host
+ * memory onto rank 0's GPU, solved there by the same plans, and scattered back, so the
+ * solution is one GPU's to the bit on any number of GPUs. */
 #include <cufft.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/cuda/cuda.cuh"
 
 extern "C" {
+#include "base/device.h"
 #include "verify/poisson_cuda.h"
 }
 
@@ -23,8 +28,15 @@ extern "C" {
              #call, (int)r_); } while (0)
 
 struct efsi_poisson_cuda {
-  efsi_grid g;
-  int n[3], mx;                      /* cells, and x modes n0/2 + 1 */
+  efsi_grid g;                       /* this rank's block */
+  MPI_Comm comm;                     /* the decomposition's (several ranks) */
+  int rank, size;
+  /* several ranks: this rank's owned cells packed (device, and host for MPI); on rank 0 the
+   * gathered blocks in rank order, the whole grid in block order, and where each rank's
+   * block starts and how large it is */
+  double *local, *local_host, *gathered, *whole_host;
+  int *count, *displ, (*box)[6];     /* box: offset and cells of each rank's block */
+  int n[3], mx;                      /* cells of the whole grid, and x modes n0/2 + 1 */
   int periodic[3];
   double *block;                     /* A[k][j][i], n0 n1 n2 doubles */
   cufftDoubleComplex *spectrum;      /* C[k][j][m] */
@@ -196,17 +208,57 @@ __global__ void tridiagonal_kernel(int mx, int n1, int n2, cufftDoubleComplex *c
 
 static void launched(const char *name) { cuda_launched(name); }
 
-efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const int periodic[3])
+static double *host_doubles(size_t n)
+{
+  double *p = (double *)malloc((n > 0 ? n : 1) * sizeof *p);
+  if (!p) efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): out of host memory for %zu doubles", n);
+  return p;
+}
+
+/* Several ranks: the buffers of the gather, and on rank 0 where each block goes. */
+static void create_gather(efsi_poisson_cuda *ps, const efsi_grid *g)
+{
+  const long local = (long)g->n[0] * g->n[1] * g->n[2];
+  const double whole = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
+  if (whole > INT_MAX)
+    efsi_abort(EFSI_EXIT_INPUT, "pressure.method = smac on several GPUs gathers the grid on one "
+               "GPU: at most %d cells, the grid has %.0f", INT_MAX, whole);
+  ps->local = device_doubles((size_t)local);
+  CUDA_CHECK(cudaMallocHost((void **)&ps->local_host, (size_t)(local > 0 ? local : 1) * sizeof(double)));
+  int mine[6] = {g->offset[0], g->offset[1], g->offset[2], g->n[0], g->n[1], g->n[2]};
+  if (ps->rank == 0) {
+    ps->box = (int (*)[6])calloc((size_t)ps->size, sizeof *ps->box);
+    ps->count = (int *)calloc((size_t)ps->size, sizeof *ps->count);
+    ps->displ = (int *)calloc((size_t)ps->size, sizeof *ps->displ);
+    if (!ps->box || !ps->count || !ps->displ)
+      efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): out of memory");
+    ps->gathered = host_doubles((size_t)whole);
+    ps->whole_host = host_doubles((size_t)whole);
+  }
+  MPI_CHECK(MPI_Gather(mine, 6, MPI_INT, ps->box, 6, MPI_INT, 0, ps->comm));
+  if (ps->rank == 0)
+    for (int r = 0, at = 0; r < ps->size; r++) {
+      ps->count[r] = ps->box[r][3] * ps->box[r][4] * ps->box[r][5];
+      ps->displ[r] = at;
+      at += ps->count[r];
+    }
+}
+
+efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const efsi_decomp *dec)
 {
   efsi_poisson_cuda *ps = (efsi_poisson_cuda *)calloc(1, sizeof *ps);
   if (!ps) efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): out of memory");
   ps->g = *g;
-  for (int d = 0; d < 3; d++) {
-    ps->n[d] = g->n[d];
-    ps->periodic[d] = d == 0 || periodic[d];
-    if (g->n[d] != g->global_n[d])
-      efsi_abort(EFSI_EXIT_RUNTIME, "poisson (GPU): one rank must own the whole grid");
+  ps->comm = dec->comm;
+  ps->rank = dec->rank;
+  ps->size = dec->size;
+  for (int dir = 0; dir < 3; dir++) {
+    ps->n[dir] = g->global_n[dir];
+    ps->periodic[dir] = dir == 0 || dec->periodic[dir];
   }
+  if (ps->size > 1) create_gather(ps, g);
+  /* the spectral solve runs on rank 0 alone */
+  if (ps->rank != 0) return ps;
   const int n0 = ps->n[0], n1 = ps->n[1], n2 = ps->n[2];
   ps->mx = n0 / 2 + 1;
   const long modes = (long)ps->mx * n1 * n2;
@@ -248,6 +300,17 @@ efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const int periodic[3]
 void poisson_cuda_free(efsi_poisson_cuda *ps)
 {
   if (!ps) return;
+  cudaFree(ps->local);
+  cudaFreeHost(ps->local_host);
+  free(ps->gathered);
+  free(ps->whole_host);
+  free(ps->box);
+  free(ps->count);
+  free(ps->displ);
+  if (ps->rank != 0) {
+    free(ps);
+    return;
+  }
   cufftDestroy(ps->x_forward);
   cufftDestroy(ps->x_backward);
   cufftDestroy(ps->z_plan);
@@ -284,17 +347,72 @@ static void transform_z(efsi_poisson_cuda *ps, int forward)
   launched("poisson: z lines back");
 }
 
+/* The owned cells of a field of this rank's grid <-> a block A[k][j][i] on the device. */
+static void pack(const efsi_poisson_cuda *ps, double *field, double *block, int to_block)
+{
+  const efsi_grid *g = &ps->g;
+  const long cells = (long)g->n[0] * g->n[1] * g->n[2];
+  block_kernel<<<blocks_for(cells), 256, 0, cuda_compute_stream()>>>(
+      g->n[0], g->n[1], cells, grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], field, block,
+      1.0, to_block);
+  launched(to_block ? "poisson: pack" : "poisson: unpack");
+}
+
+/* Rank 0: the gathered blocks (rank order) <-> the whole grid's block (to_whole = 1: into it). */
+static void arrange(efsi_poisson_cuda *ps, int to_whole)
+{
+  const long n0 = ps->n[0], n1 = ps->n[1];
+  for (int r = 0; r < ps->size; r++) {
+    const int *b = ps->box[r];
+    double *part = ps->gathered + ps->displ[r];
+    for (int k = 0; k < b[5]; k++)
+      for (int j = 0; j < b[4]; j++) {
+        double *row = ps->whole_host + ((long)(b[2] + k) * n1 + b[1] + j) * n0 + b[0];
+        double *own = part + ((long)k * b[4] + j) * b[3];
+        if (to_whole) memcpy(row, own, (size_t)b[3] * sizeof *row);
+        else memcpy(own, row, (size_t)b[3] * sizeof *row);
+      }
+  }
+}
+
+static void solve_block(efsi_poisson_cuda *ps);
+
 void poisson_cuda_solve(efsi_poisson_cuda *ps, const double *rhs, double *x)
+{
+  if (ps->size == 1) {
+    pack(ps, (double *)rhs, ps->block, 1);
+    solve_block(ps);
+    pack(ps, x, ps->block, 0);
+    return;
+  }
+  /* several GPUs: through host memory to rank 0's GPU and back (docs/smac.md) */
+  const efsi_grid *g = &ps->g;
+  const int local = g->n[0] * g->n[1] * g->n[2];
+  pack(ps, (double *)rhs, ps->local, 1);
+  device_download(ps->local_host, ps->local, (size_t)local);
+  MPI_CHECK(MPI_Gatherv(ps->local_host, local, MPI_DOUBLE, ps->gathered, ps->count, ps->displ,
+                        MPI_DOUBLE, 0, ps->comm));
+  if (ps->rank == 0) {
+    const size_t whole = (size_t)ps->n[0] * ps->n[1] * ps->n[2];
+    arrange(ps, 1);
+    device_upload(ps->block, ps->whole_host, whole);
+    solve_block(ps);
+    device_download(ps->whole_host, ps->block, whole);
+    arrange(ps, 0);
+  }
+  MPI_CHECK(MPI_Scatterv(ps->gathered, ps->count, ps->displ, MPI_DOUBLE, ps->local_host, local,
+                         MPI_DOUBLE, 0, ps->comm));
+  device_upload(ps->local, ps->local_host, (size_t)local);
+  pack(ps, x, ps->local, 0);
+}
+
+/* The spectral solve of the whole grid's block, in place (rank 0). */
+static void solve_block(efsi_poisson_cuda *ps)
 {
   cudaStream_t stream = cuda_compute_stream();
   const efsi_grid *g = &ps->g;
-  const int n0 = ps->n[0], n1 = ps->n[1], n2 = ps->n[2], mx = ps->mx;
-  const long cells = (long)n0 * n1 * n2, modes = (long)mx * n1 * n2;
-  const ptrdiff_t origin = grid_index(g, 0, 0, 0);
-  block_kernel<<<blocks_for(cells), 256, 0, stream>>>(n0, n1, cells, origin, g->stride[1],
-                                                      g->stride[2], (double *)rhs, ps->block,
-                                                      1.0, 1);
-  launched("poisson: pack");
+  const int n1 = ps->n[1], n2 = ps->n[2], mx = ps->mx;
+  const long modes = (long)mx * n1 * n2;
   CUFFT_CHECK(cufftExecD2Z(ps->x_forward, ps->block, ps->spectrum));
   transform_z(ps, 1);
   if (ps->periodic[1]) {
@@ -315,7 +433,4 @@ void poisson_cuda_solve(efsi_poisson_cuda *ps, const double *rhs, double *x)
   }
   transform_z(ps, 0);
   CUFFT_CHECK(cufftExecZ2D(ps->x_backward, ps->spectrum, ps->block));
-  block_kernel<<<blocks_for(cells), 256, 0, stream>>>(n0, n1, cells, origin, g->stride[1],
-                                                      g->stride[2], x, ps->block, 1.0, 0);
-  launched("poisson: unpack");
 }

@@ -1,0 +1,44 @@
+/* Sums carried in two doubles, hi + lo with |lo| <= ulp(hi)/2 ("double-double", Dekker
+ * 1971, Knuth's TwoSum): each addition keeps the rounding error of the sum in lo, so a sum of
+ * N terms is accurate to about N 2^-106 of the sum of their magnitudes, and rounded to one
+ * double (hi) it is the correctly rounded sum of the terms -- whatever order they were added
+ * in -- unless the terms cancel to within 2^-53 N 2^-53 of that magnitude.  The ACM step's
+ * sums use it (stencils/reductions.h), so that the step does not depend on the number of
+ * threads, the process grid or the backend (docs/parallel.md, "Reductions"). */
+#ifndef EFSI_DD_H
+#define EFSI_DD_H
+
+#include "base/portable.h"
+
+typedef struct { double hi, lo; } dd_sum;
+
+/* a + b with its rounding error: *error exactly (a + b) - fl(a + b) (Knuth's TwoSum, no
+ * condition on the magnitudes). */
+EFSI_POINT double two_sum(double a, double b, double *error)
+{
+  const double s = a + b, bb = s - a;
+  *error = (a - (s - bb)) + (b - bb);
+  return s;
+}
+
+/* s + x, renormalised. */
+EFSI_POINT dd_sum dd_add(dd_sum s, double x)
+{
+  double e, lo;
+  const double t = two_sum(s.hi, x, &e);
+  const double hi = two_sum(t, e + s.lo, &lo);
+  dd_sum r = {hi, lo};
+  return r;
+}
+
+/* s + t, renormalised. */
+EFSI_POINT dd_sum dd_add_dd(dd_sum s, dd_sum t)
+{
+  double e, lo;
+  const double u = two_sum(s.hi, t.hi, &e);
+  const double hi = two_sum(u, e + (s.lo + t.lo), &lo);
+  dd_sum r = {hi, lo};
+  return r;
+}
+
+#endif

@@ -1,0 +1,1008 @@
+/* Random packing (see packing.h; docs/bodies.md, "Random packing").  The bodies grow from a
+ * scale sigma0 to 1: every sweep pushes each overlapping pair apart (half the overlap each,
+ * with a turn for the randomly oriented ones) and each body off the walls, and the scale
+ * grows after every sweep whose overlaps are small, by a rate that adapts to how often they
+ * are; at full size the sweeps go on until one finds nothing.
+ *
+ * The overlap test: body B's surface is a map x(theta, phi) (stencils/shapes.h); every point
+ * of a parameter rectangle lies within its covering radius c of the point at its centre.  A
+ * constraint g (the distance to body A less the gap, or the room to a wall: 1-Lipschitz in
+ * the point) holds on the rectangle when g(centre) >= c; otherwise the rectangle is halved,
+ * down to rectangles of covering radius `leaf`, whose shortfall c - g is the overlap.  The
+ * distance to A is a lower bound (an RBC's from a table in its meridian plane, an
+ * ellipsoid's a_min (|x/a| - 1)), so a sweep that finds nothing certifies the gap. */
+#include "src/packing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/random.h"
+#include "stencils/shapes.h"
+
+static const double pi = 3.14159265358979323846;
+
+/* ---- a lower bound of the distance to an RBC ------------------------------------------ */
+
+/* The RBC is a solid of revolution, so the distance of a point to it is that of (rho, |z|)
+ * to its profile in the meridian half-plane.  The table holds that signed distance for
+ * R = 1 (the shape is the same at every size) on nodes of spacing MERIDIAN_STEP, computed
+ * from MERIDIAN_VERTICES + 1 points of the profile and lowered outside by the most a profile
+ * point lies from the nearest of them.  The signed distance is 1-Lipschitz, so
+ * d(x) >= table(node) - |x - node| for any node. */
+#define MERIDIAN_STEP (1.0 / 200)
+#define MERIDIAN_VERTICES 1024
+#define MERIDIAN_MARGIN 0.3      /* the table reaches this far beyond the body (units of R) */
+
+typedef struct {
+  int n[2];                      /* nodes along rho and along |z| */
+  double extent[2];              /* the table covers [0, extent) in each */
+  double hmax;                   /* the largest half-thickness, T_max / (2R) */
+  double *d;                     /* d[i + n[0] j] at (i, j) MERIDIAN_STEP */
+} meridian_table;
+
+static int meridian_build(meridian_table *t)
+{
+  const double unit[3] = {2, 0, 0};
+  double speed[2];
+  shape_surface_speed(BODY_RBC, unit, speed);
+  t->hmax = rbc_max_half_thickness(2, NULL);
+  t->extent[0] = 1 + MERIDIAN_MARGIN;
+  t->extent[1] = t->hmax + MERIDIAN_MARGIN;
+  for (int a = 0; a < 2; a++) t->n[a] = (int)ceil(t->extent[a] / MERIDIAN_STEP) + 1;
+  double (*vertex)[2] = malloc((MERIDIAN_VERTICES + 1) * sizeof *vertex);
+  t->d = malloc((size_t)t->n[0] * t->n[1] * sizeof *t->d);
+  if (!vertex || !t->d) {
+    free(vertex);
+    free(t->d);
+    t->d = NULL;
+    return 1;
+  }
+  for (int m = 0; m <= MERIDIAN_VERTICES; m++) {
+    double x[3];
+    const double th = 0.5 * pi * m / MERIDIAN_VERTICES;
+    shape_surface_point(BODY_RBC, unit, sin(th), cos(th), 0, 1, x);
+    vertex[m][0] = x[0];
+    vertex[m][1] = x[2];
+  }
+  const double between = 0.5 * speed[0] * 0.5 * pi / MERIDIAN_VERTICES;
+#pragma omp parallel for
+  for (int j = 0; j < t->n[1]; j++)
+    for (int i = 0; i < t->n[0]; i++) {
+      const double rho = i * MERIDIAN_STEP, zeta = j * MERIDIAN_STEP;
+      double best = INFINITY;
+      for (int m = 0; m <= MERIDIAN_VERTICES; m++) {
+        const double a = rho - vertex[m][0], b = zeta - vertex[m][1];
+        best = fmin(best, a * a + b * b);
+      }
+      const double x[3] = {rho, 0, zeta};
+      t->d[i + (size_t)t->n[0] * j] =
+          shape_inside(BODY_RBC, unit, x) ? -sqrt(best) : sqrt(best) - between;
+    }
+  free(vertex);
+  return 0;
+}
+
+/* A lower bound of the signed distance of x (body frame, units of R) to the RBC of R = 1,
+ * and the direction in which it grows (body frame, unit). */
+static double meridian_bound(const meridian_table *t, const double x[3], double n[3])
+{
+  const double rho = sqrt(x[0] * x[0] + x[1] * x[1]), zeta = fabs(x[2]), sz = x[2] < 0 ? -1 : 1;
+  const double last = MERIDIAN_STEP * 1.5;
+  if (rho >= t->extent[0] - last || zeta >= t->extent[1] - last) {
+    /* far: the body lies in the unit sphere, the unit cylinder and the slab |z| <= hmax */
+    const double r = sqrt(rho * rho + x[2] * x[2]);
+    double best = r - 1;
+    n[0] = x[0] / r;
+    n[1] = x[1] / r;
+    n[2] = x[2] / r;
+    if (rho - 1 > best) {
+      best = rho - 1;
+      n[0] = x[0] / rho;
+      n[1] = x[1] / rho;
+      n[2] = 0;
+    }
+    if (zeta - t->hmax > best) {
+      best = zeta - t->hmax;
+      n[0] = n[1] = 0;
+      n[2] = sz;
+    }
+    return best;
+  }
+  const int i = (int)(rho / MERIDIAN_STEP + 0.5), j = (int)(zeta / MERIDIAN_STEP + 0.5);
+  const double *d = t->d + i + (size_t)t->n[0] * j;
+  const double di = rho - i * MERIDIAN_STEP, dj = zeta - j * MERIDIAN_STEP;
+  const double value = *d - sqrt(di * di + dj * dj);
+  const ptrdiff_t up = t->n[0];
+  const double g_rho = i > 0 ? 0.5 * (d[1] - d[-1]) : d[1] - d[0];
+  const double g_zeta = j > 0 ? 0.5 * (d[up] - d[-up]) : d[up] - d[0];
+  if (rho > 1e-12) {
+    n[0] = g_rho * x[0] / rho;
+    n[1] = g_rho * x[1] / rho;
+  } else {
+    n[0] = n[1] = 0;
+  }
+  n[2] = g_zeta * sz;
+  const double norm = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (norm > 0)
+    for (int a = 0; a < 3; a++) n[a] /= norm;
+  else
+    n[2] = sz;
+  return value;
+}
+
+static void cross(const double a[3], const double b[3], double out[3])
+{
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* ---- shapes and bodies ----------------------------------------------------------------- */
+
+/* The coarse rectangles of every surface search, and the finest covering radius (a
+ * fraction of the bounding radius): the overlap test's resolution. */
+#define COARSE_THETA 8
+#define COARSE_PHI 16
+#define LEAF_FRACTION 0.04
+
+typedef struct {
+  int kind;
+  double size[3];
+  double radius;                 /* bounding radius */
+  double half_z, radial;         /* the cylinder about the body's z that holds it */
+  double speed[2];               /* shape_surface_speed */
+  double leaf;                   /* finest covering radius */
+  double a[3], amin;             /* semi-axes (ellipsoidal kinds) */
+  double volume;
+  int rotates, banded;
+} shape_info;
+
+typedef struct {
+  double c[3];
+  double frame[3][3];            /* rows: the body's axes in lab coordinates */
+  int family;
+} pbody;
+
+/* The sines and cosines of the parameter rectangles' widths, dtheta = pi / (COARSE_THETA
+ * 2^k) and dphi = 2 pi / (COARSE_PHI 2^k), and of the coarse rectangles' centres: the search
+ * turns angles by these (angle addition), calling no trigonometric function. */
+#define LEVELS 48
+
+typedef struct {
+  double width[2][LEVELS], sin_w[2][LEVELS], cos_w[2][LEVELS];
+  double centre_t[COARSE_THETA][2], centre_p[COARSE_PHI][2];   /* sin, cos */
+} angles;
+
+typedef struct {
+  const packing_region *r;
+  const shape_info *shape;
+  const meridian_table *table;
+  const angles *ang;
+  pbody *b;
+  long n;
+  double sigma;
+} packer;
+
+typedef struct {
+  double depth;                  /* > 0: the constraint is violated by this much */
+  double point[3], normal[3];    /* where, and the direction that pushes the body out */
+} contact;
+
+enum { CON_PAIR, CON_LUMEN, CON_WALL };
+
+typedef struct {
+  int type;
+  const pbody *other;            /* CON_PAIR: the body whose distance is measured */
+  double other_c[3];             /* its centre (the image that faces the searched body) */
+  int axis, side;                /* CON_WALL */
+} constraint;
+
+/* A lower bound of the distance of lab point q to body A (centre cA) at the packer's scale;
+ * n: the direction that increases it.  Once the bounding sphere's bound reaches `enough`,
+ * that bound is returned. */
+static double body_distance(const packer *P, const pbody *A, const double cA[3],
+                            const double q[3], double enough, double n[3])
+{
+  const shape_info *S = &P->shape[A->family];
+  const double sg = P->sigma;
+  const double v[3] = {q[0] - cA[0], q[1] - cA[1], q[2] - cA[2]};
+  const double r = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (r - sg * S->radius >= enough || r == 0) {
+    for (int a = 0; a < 3; a++) n[a] = r > 0 ? v[a] / r : (a == 2);
+    return r - sg * S->radius;
+  }
+  double x[3], nb[3], d;
+  for (int a = 0; a < 3; a++)
+    x[a] = A->frame[a][0] * v[0] + A->frame[a][1] * v[1] + A->frame[a][2] * v[2];
+  if (S->kind == BODY_RBC) {
+    const double scale = sg * 0.5 * S->size[0];
+    const double xu[3] = {x[0] / scale, x[1] / scale, x[2] / scale};
+    d = scale * meridian_bound(P->table, xu, nb);
+  } else {
+    double k0 = 0, norm = 0;
+    for (int a = 0; a < 3; a++) {
+      const double s = x[a] / (sg * S->a[a]);
+      k0 += s * s;
+      nb[a] = s / (sg * S->a[a]);
+      norm += nb[a] * nb[a];
+    }
+    d = sg * S->amin * (sqrt(k0) - 1);
+    norm = sqrt(norm);
+    for (int a = 0; a < 3; a++) nb[a] = norm > 0 ? nb[a] / norm : (a == 2);
+  }
+  for (int a = 0; a < 3; a++)
+    n[a] = A->frame[0][a] * nb[0] + A->frame[1][a] * nb[1] + A->frame[2][a] * nb[2];
+  return d;
+}
+
+/* The constraint's slack at lab point q (>= 0: kept), exact or a lower bound (at least
+ * `enough` when the cheap bound shows that much), and the direction that raises it. */
+static double slack(const packer *P, const constraint *k, const double q[3], double enough,
+                    double n[3])
+{
+  const packing_region *r = P->r;
+  if (k->type == CON_WALL) {
+    n[0] = n[1] = n[2] = 0;
+    n[k->axis] = k->side ? -1 : 1;
+    return k->side ? r->length[k->axis] - r->wall_margin - q[k->axis]
+                   : q[k->axis] - r->wall_margin;
+  }
+  if (k->type == CON_LUMEN) {
+    const double y = q[1] - 0.5 * r->length[1], z = q[2] - 0.5 * r->length[2];
+    const double rr = sqrt(y * y + z * z);
+    n[0] = 0;
+    n[1] = rr > 0 ? -y / rr : 0;
+    n[2] = rr > 0 ? -z / rr : 0;
+    return r->lumen_radius - r->wall_margin - rr;
+  }
+  return body_distance(P, k->other, k->other_c, q, enough + r->gap, n) - r->gap;
+}
+
+/* A parameter rectangle: the sines and cosines of its centre's theta and phi, and its
+ * widths dtheta = angles.width[0][a], dphi = angles.width[1][b]. */
+typedef struct {
+  double st, ct, sp, cp;
+  int a, b;
+} rectangle;
+
+/* The sine and cosine of an angle a turned by -w and by +w, from sin a, cos a, sin w, cos w. */
+static void turn_both_ways(double sa, double ca, double sw, double cw, double *s_lo, double *c_lo,
+                           double *s_hi, double *c_hi)
+{
+  *s_lo = sa * cw - ca * sw;
+  *c_lo = ca * cw + sa * sw;
+  *s_hi = sa * cw + ca * sw;
+  *c_hi = ca * cw - sa * sw;
+}
+
+/* Branch and bound over rectangle z of body B's surface (centre cB): the deepest violation
+ * of constraint k at the finest rectangles, into *worst. */
+static void search(const packer *P, const pbody *B, const double cB[3], const constraint *k,
+                   rectangle z, contact *worst)
+{
+  const shape_info *S = &P->shape[B->family];
+  const angles *A = P->ang;
+  const double sg = P->sigma;
+  /* the largest sin(theta) on the rectangle: 1 when it holds pi/2, else at the end nearer */
+  const double sh = A->sin_w[0][z.a + 1], ch = A->cos_w[0][z.a + 1], act = fabs(z.ct);
+  const double smax = act <= sh ? 1.0 : z.st * ch + act * sh;
+  const double dt = S->speed[0] * A->width[0][z.a], dp = S->speed[1] * smax * A->width[1][z.b];
+  const double cover = 0.5 * sg * (dt + dp);
+  double xb[3], q[3], n[3];
+  shape_surface_point(S->kind, S->size, z.st, z.ct, z.sp, z.cp, xb);
+  for (int c = 0; c < 3; c++)
+    q[c] = cB[c] + sg * (B->frame[0][c] * xb[0] + B->frame[1][c] * xb[1] +
+                         B->frame[2][c] * xb[2]);
+  const double g = slack(P, k, q, cover, n);
+  if (g >= cover) return;                       /* kept on the whole rectangle */
+  const double leaf = sg * S->leaf;
+  if (cover - g + leaf <= worst->depth) return; /* no deeper than the deepest found */
+  /* a finest rectangle, or one violated all over (by -g at its centre): no need to look
+   * closer, for the certificate only ever asks for rectangles that are kept */
+  const int finest = cover <= leaf || z.a + 3 >= LEVELS || z.b + 3 >= LEVELS;
+  if (finest || g + cover <= 0) {
+    const double depth = finest ? cover - g : leaf - g;
+    if (depth > worst->depth) {
+      worst->depth = depth;
+      memcpy(worst->point, q, sizeof q);
+      memcpy(worst->normal, n, sizeof n);
+    }
+    return;
+  }
+  /* the halves' centres lie a quarter width on either side */
+  rectangle lo = z, hi = z;
+  if (dt >= dp) {
+    turn_both_ways(z.st, z.ct, A->sin_w[0][z.a + 2], A->cos_w[0][z.a + 2], &lo.st, &lo.ct,
+                   &hi.st, &hi.ct);
+    lo.a = hi.a = z.a + 1;
+  } else {
+    turn_both_ways(z.sp, z.cp, A->sin_w[1][z.b + 2], A->cos_w[1][z.b + 2], &lo.sp, &lo.cp,
+                   &hi.sp, &hi.cp);
+    lo.b = hi.b = z.b + 1;
+  }
+  search(P, B, cB, k, lo, worst);
+  search(P, B, cB, k, hi, worst);
+}
+
+/* The deepest violation of k over the whole surface of B. */
+static contact surface_search(const packer *P, const pbody *B, const double cB[3],
+                              const constraint *k)
+{
+  contact worst = {0, {0, 0, 0}, {0, 0, 0}};
+  const angles *A = P->ang;
+  for (int a = 0; a < COARSE_THETA; a++)
+    for (int b = 0; b < COARSE_PHI; b++) {
+      const rectangle z = {A->centre_t[a][0], A->centre_t[a][1], A->centre_p[b][0],
+                           A->centre_p[b][1], 0, 0};
+      search(P, B, cB, k, z, &worst);
+    }
+  return worst;
+}
+
+static void angles_setup(angles *A)
+{
+  for (int k = 0; k < LEVELS; k++) {
+    A->width[0][k] = pi / (COARSE_THETA * ldexp(1, k));
+    A->width[1][k] = 2 * pi / (COARSE_PHI * ldexp(1, k));
+    for (int d = 0; d < 2; d++) {
+      A->sin_w[d][k] = sin(A->width[d][k]);
+      A->cos_w[d][k] = cos(A->width[d][k]);
+    }
+  }
+  for (int a = 0; a < COARSE_THETA; a++) {
+    A->centre_t[a][0] = sin(pi * (a + 0.5) / COARSE_THETA);
+    A->centre_t[a][1] = cos(pi * (a + 0.5) / COARSE_THETA);
+  }
+  for (int b = 0; b < COARSE_PHI; b++) {
+    A->centre_p[b][0] = sin(2 * pi * (b + 0.5) / COARSE_PHI);
+    A->centre_p[b][1] = cos(2 * pi * (b + 0.5) / COARSE_PHI);
+  }
+}
+
+/* ---- pairs ----------------------------------------------------------------------------- */
+
+typedef struct {
+  long i, j;
+  int image[3];                  /* body j's image: c_j + image . length */
+  double shift[3];               /* the same in lengths */
+} pair;
+
+/* The order of pairs: i, j, image (a total order: the pair list is the same on any thread
+ * count and can be merged with the last sweep's). */
+static int pair_order(const pair *a, const pair *b)
+{
+  if (a->i != b->i) return a->i < b->i ? -1 : 1;
+  if (a->j != b->j) return a->j < b->j ? -1 : 1;
+  for (int d = 0; d < 3; d++)
+    if (a->image[d] != b->image[d]) return a->image[d] < b->image[d] ? -1 : 1;
+  return 0;
+}
+
+static int pair_compare(const void *a, const void *b) { return pair_order(a, b); }
+
+/* The half-extent along unit u of a body's cylinder (axis a, radius rho, half-height eta):
+ * rho sqrt(1 - (u.a)^2) + eta |u.a|. */
+static double cylinder_support(const shape_info *S, const double a[3], const double u[3])
+{
+  const double ua = fabs(u[0] * a[0] + u[1] * a[1] + u[2] * a[2]);
+  return S->radial * sqrt(fmax(0, 1 - ua * ua)) + S->half_z * ua;
+}
+
+/* Bounding spheres apart, or the bodies' cylinders apart along one of the axes, the line of
+ * centres, or the axes' cross product (a separating axis proves them apart). */
+static int pair_apart(const packer *P, const pbody *A, const pbody *B, const double cB[3])
+{
+  const shape_info *SA = &P->shape[A->family], *SB = &P->shape[B->family];
+  const double sg = P->sigma, gap = P->r->gap;
+  const double v[3] = {cB[0] - A->c[0], cB[1] - A->c[1], cB[2] - A->c[2]};
+  const double r2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+  const double reach = sg * (SA->radius + SB->radius) + gap;
+  if (r2 >= reach * reach) return 1;
+  const double *aa = A->frame[2], *ab = B->frame[2];
+  double axes[4][3];
+  memcpy(axes[0], aa, sizeof axes[0]);
+  memcpy(axes[1], ab, sizeof axes[1]);
+  const double r = sqrt(r2);
+  int count = 2;
+  if (r > 0) {
+    for (int c = 0; c < 3; c++) axes[count][c] = v[c] / r;
+    count++;
+  }
+  cross(aa, ab, axes[count]);
+  const double w = sqrt(axes[count][0] * axes[count][0] + axes[count][1] * axes[count][1] +
+                        axes[count][2] * axes[count][2]);
+  if (w > 1e-6) {
+    for (int c = 0; c < 3; c++) axes[count][c] /= w;
+    count++;
+  }
+  for (int m = 0; m < count; m++) {
+    const double *u = axes[m];
+    const double apart = fabs(v[0] * u[0] + v[1] * u[1] + v[2] * u[2]) -
+                         sg * (cylinder_support(SA, aa, u) + cylinder_support(SB, ab, u));
+    if (apart >= gap) return 1;
+  }
+  return 0;
+}
+
+/* The deeper of the two searches (B's surface against A, A's against B), as a contact on
+ * pair p whose normal pushes j away from i. */
+static contact pair_contact(const packer *P, const pair *p)
+{
+  const pbody *A = &P->b[p->i], *B = &P->b[p->j];
+  const double cB[3] = {B->c[0] + p->shift[0], B->c[1] + p->shift[1], B->c[2] + p->shift[2]};
+  contact none = {0, {0, 0, 0}, {0, 0, 0}};
+  if (pair_apart(P, A, B, cB)) return none;
+  constraint k = {CON_PAIR, A, {A->c[0], A->c[1], A->c[2]}, 0, 0};
+  const contact on_b = surface_search(P, B, cB, &k);
+  constraint l = {CON_PAIR, B, {cB[0], cB[1], cB[2]}, 0, 0};
+  contact on_a = surface_search(P, A, A->c, &l);
+  if (on_b.depth >= on_a.depth) return on_b;
+  for (int a = 0; a < 3; a++) on_a.normal[a] = -on_a.normal[a];
+  return on_a;
+}
+
+/* Neighbour pairs (bounding spheres within reach, every periodic image once), in a fixed
+ * order: i, then j >= i, then the image.  Bins of the largest reach; an axis with fewer than
+ * three bins is one bin, its images found by trying every shift. */
+typedef struct {
+  pair *p;
+  long n, cap;
+  long *head, *next;
+  long bins;
+} pair_list;
+
+static int pairs_find(const packer *P, pair_list *L)
+{
+  const packing_region *r = P->r;
+  double rmax = 0;
+  for (long m = 0; m < P->n; m++) rmax = fmax(rmax, P->shape[P->b[m].family].radius);
+  const double reach = 2 * P->sigma * rmax + r->gap;
+  int nb[3];
+  double width[3];
+  long bins = 1;
+  for (int d = 0; d < 3; d++) {
+    nb[d] = (int)fmin(floor(r->length[d] / reach), 1 << 10);
+    if (nb[d] < 1 || (r->periodic[d] && nb[d] < 3)) nb[d] = 1;
+    width[d] = r->length[d] / nb[d];
+    bins *= nb[d];
+  }
+  if (bins > L->bins) {
+    free(L->head);
+    L->head = malloc((size_t)bins * sizeof *L->head);
+    if (!L->head) return 1;
+    L->bins = bins;
+  }
+  free(L->next);
+  L->next = malloc((size_t)(P->n > 0 ? P->n : 1) * sizeof *L->next);
+  if (!L->next) return 1;
+  for (long m = 0; m < bins; m++) L->head[m] = -1;
+  int (*where)[3] = malloc((size_t)(P->n > 0 ? P->n : 1) * sizeof *where);
+  if (!where) return 1;
+  /* bodies enter their bins in reverse id order, so each bin lists them in id order */
+  for (long m = P->n - 1; m >= 0; m--) {
+    long at = 0;
+    for (int d = 2; d >= 0; d--) {
+      int c = (int)floor(P->b[m].c[d] / width[d]);
+      c = c < 0 ? 0 : c >= nb[d] ? nb[d] - 1 : c;
+      where[m][d] = c;
+      at = at * nb[d] + c;
+    }
+    L->next[m] = L->head[at];
+    L->head[at] = m;
+  }
+  L->n = 0;
+  for (long i = 0; i < P->n; i++) {
+    const shape_info *Si = &P->shape[P->b[i].family];
+    for (int oz = -1; oz <= 1; oz++)
+      for (int oy = -1; oy <= 1; oy++)
+        for (int ox = -1; ox <= 1; ox++) {
+          const int o[3] = {ox, oy, oz};
+          long at = 0;
+          int skip = 0;
+          for (int d = 2; d >= 0; d--) {
+            int c = where[i][d] + o[d];
+            if (nb[d] == 1) skip |= o[d] != 0;
+            else if (r->periodic[d]) c = (c + nb[d]) % nb[d];
+            else skip |= c < 0 || c >= nb[d];
+            at = at * nb[d] + (c < 0 ? 0 : c);
+          }
+          if (skip) continue;
+          for (long j = L->head[at]; j >= 0; j = L->next[j]) {
+            if (j < i) continue;
+            const double rj = P->sigma * (Si->radius + P->shape[P->b[j].family].radius) + r->gap;
+            int lo[3], hi[3];
+            for (int d = 0; d < 3; d++) lo[d] = hi[d] = 0;
+            for (int d = 0; d < 3; d++)
+              if (r->periodic[d]) lo[d] = -1, hi[d] = 1;
+            for (int sz = lo[2]; sz <= hi[2]; sz++)
+              for (int sy = lo[1]; sy <= hi[1]; sy++)
+                for (int sx = lo[0]; sx <= hi[0]; sx++) {
+                  const int s[3] = {sx, sy, sz};
+                  if (j == i) {   /* an image of itself: once, the positive shift */
+                    const int first = sx ? sx : sy ? sy : sz;
+                    if (first <= 0) continue;
+                  }
+                  double shift[3], d2 = 0;
+                  for (int d = 0; d < 3; d++) {
+                    shift[d] = s[d] * r->length[d];
+                    const double e = P->b[j].c[d] + shift[d] - P->b[i].c[d];
+                    d2 += e * e;
+                  }
+                  if (d2 >= rj * rj) continue;
+                  if (L->n == L->cap) {
+                    const long cap = L->cap ? 2 * L->cap : 256;
+                    pair *grown = realloc(L->p, (size_t)cap * sizeof *grown);
+                    if (!grown) {
+                      free(where);
+                      return 1;
+                    }
+                    L->p = grown;
+                    L->cap = cap;
+                  }
+                  pair *p = &L->p[L->n++];
+                  p->i = i;
+                  p->j = j;
+                  memcpy(p->image, s, sizeof p->image);
+                  memcpy(p->shift, shift, sizeof shift);
+                }
+          }
+        }
+  }
+  free(where);
+  qsort(L->p, (size_t)L->n, sizeof *L->p, pair_compare);
+  return 0;
+}
+
+/* ---- walls, the lumen and the band ----------------------------------------------------- */
+
+/* The deepest violation of each wall constraint body m may touch, up to 4 (2 walls in y
+ * and z, or the lumen).  Returns how many were searched. */
+static int wall_contacts(const packer *P, long m, contact out[4])
+{
+  const packing_region *r = P->r;
+  const pbody *B = &P->b[m];
+  const double reach = P->sigma * P->shape[B->family].radius;
+  int count = 0;
+  if (r->lumen) {
+    const double rr = hypot(B->c[1] - 0.5 * r->length[1], B->c[2] - 0.5 * r->length[2]);
+    if (rr + reach > r->lumen_radius - r->wall_margin) {
+      const constraint k = {CON_LUMEN, NULL, {0, 0, 0}, 0, 0};
+      out[count++] = surface_search(P, B, B->c, &k);
+    }
+    return count;
+  }
+  for (int d = 0; d < 3; d++) {
+    if (r->periodic[d]) continue;
+    for (int side = 0; side < 2; side++) {
+      const double room = side ? r->length[d] - r->wall_margin - B->c[d]
+                               : B->c[d] - r->wall_margin;
+      if (room >= reach) continue;
+      const constraint k = {CON_WALL, NULL, {0, 0, 0}, d, side};
+      out[count++] = surface_search(P, B, B->c, &k);
+    }
+  }
+  return count;
+}
+
+/* Keep a banded centre's distance from the axis in the band, and every centre in the box
+ * along periodic axes. */
+static void keep_in_region(const packer *P, pbody *B)
+{
+  const packing_region *r = P->r;
+  for (int d = 0; d < 3; d++)
+    if (r->periodic[d]) {
+      B->c[d] = fmod(B->c[d], r->length[d]);
+      if (B->c[d] < 0) B->c[d] += r->length[d];
+      if (B->c[d] >= r->length[d]) B->c[d] = 0;
+    }
+  if (!r->lumen || !P->shape[B->family].banded) return;
+  const double y = B->c[1] - 0.5 * r->length[1], z = B->c[2] - 0.5 * r->length[2];
+  const double rr = hypot(y, z);
+  const double want = fmin(fmax(rr, r->band[0]), r->band[1]);
+  if (want == rr) return;
+  const double uy = rr > 0 ? y / rr : 1, uz = rr > 0 ? z / rr : 0;
+  B->c[1] = 0.5 * r->length[1] + want * uy;
+  B->c[2] = 0.5 * r->length[2] + want * uz;
+}
+
+/* ---- moving the bodies ----------------------------------------------------------------- */
+
+/* Body m's share of a contact: it moves by `push` (a vector), and turns so that the contact
+ * point follows the push (half of it, about the centre). */
+static void share(const packer *P, long m, const double centre[3], const double point[3],
+                  const double push[3], double *dc, double *turn)
+{
+  for (int a = 0; a < 3; a++) dc[a] += push[a];
+  if (!P->shape[P->b[m].family].rotates) return;
+  const double arm[3] = {point[0] - centre[0], point[1] - centre[1], point[2] - centre[2]};
+  const double arm2 = arm[0] * arm[0] + arm[1] * arm[1] + arm[2] * arm[2];
+  if (arm2 <= 0) return;
+  double w[3];
+  cross(arm, push, w);
+  for (int a = 0; a < 3; a++) turn[a] += 0.5 * w[a] / arm2;
+}
+
+/* Turn the frame's rows by the rotation vector w (Rodrigues), then make them orthonormal
+ * again (Gram-Schmidt). */
+static void rotate_frame(double f[3][3], const double w[3])
+{
+  const double angle = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+  if (angle > 0) {
+    const double k[3] = {w[0] / angle, w[1] / angle, w[2] / angle};
+    const double c = cos(angle), s = sin(angle);
+    for (int row = 0; row < 3; row++) {
+      double kx[3];
+      cross(k, f[row], kx);
+      const double kd = k[0] * f[row][0] + k[1] * f[row][1] + k[2] * f[row][2];
+      for (int a = 0; a < 3; a++) f[row][a] = f[row][a] * c + kx[a] * s + k[a] * kd * (1 - c);
+    }
+  }
+  for (int row = 0; row < 3; row++) {
+    for (int prev = 0; prev < row; prev++) {
+      const double dot = f[row][0] * f[prev][0] + f[row][1] * f[prev][1] + f[row][2] * f[prev][2];
+      for (int a = 0; a < 3; a++) f[row][a] -= dot * f[prev][a];
+    }
+    const double norm = sqrt(f[row][0] * f[row][0] + f[row][1] * f[row][1] + f[row][2] * f[row][2]);
+    for (int a = 0; a < 3; a++) f[row][a] /= norm;
+  }
+}
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+static void shape_setup(const packing_family *f, shape_info *S)
+{
+  memset(S, 0, sizeof *S);
+  S->kind = f->kind;
+  memcpy(S->size, f->size, sizeof S->size);
+  S->radius = shape_bounding_radius(f->kind, f->size);
+  double e[3];
+  shape_half_extents(f->kind, f->size, e);
+  S->half_z = e[2];
+  S->radial = fmax(e[0], e[1]);
+  shape_surface_speed(f->kind, f->size, S->speed);
+  S->leaf = LEAF_FRACTION * S->radius;
+  for (int a = 0; a < 3; a++) S->a[a] = f->kind == BODY_SPHERE ? f->size[0] : f->size[a];
+  S->amin = fmin(S->a[0], fmin(S->a[1], S->a[2]));
+  S->volume = shape_volume(f->kind, f->size);
+  S->rotates = f->rotates;
+  S->banded = f->banded;
+}
+
+/* Body l of family f: a uniform random orientation (Shoemake's quaternion, as the lattice
+ * seeding draws it) or the family's frame, and a uniform random centre where the body, at
+ * scale sigma, stays in the region (and a banded centre in the band). */
+static void body_start(const packing_region *r, const packing_family *fam, int f, long l,
+                       const shape_info *S, double sigma, pbody *B)
+{
+  uint64_t st = random_stream(r->seed, f, l);
+  B->family = f;
+  if (fam[f].rotates) {
+    random_rotation(&st, B->frame);
+  } else {
+    memcpy(B->frame, fam[f].frame, sizeof B->frame);
+  }
+  const double reach = sigma * S->radius;
+  if (r->lumen) {
+    const double most = fmax(r->lumen_radius - r->wall_margin - reach, 0);
+    double lo = 0, hi = most;
+    if (S->banded) {
+      hi = fmin(most, r->band[1]);
+      lo = fmin(r->band[0], hi);
+    }
+    const double rr = sqrt(lo * lo + random_uniform(&st) * (hi * hi - lo * lo));
+    const double angle = 2 * pi * random_uniform(&st);
+    B->c[0] = random_uniform(&st) * r->length[0];
+    B->c[1] = 0.5 * r->length[1] + rr * cos(angle);
+    B->c[2] = 0.5 * r->length[2] + rr * sin(angle);
+    return;
+  }
+  for (int d = 0; d < 3; d++) {
+    const double u = random_uniform(&st);
+    if (r->periodic[d]) {
+      B->c[d] = u * r->length[d];
+    } else {
+      const double lo = r->wall_margin + reach, hi = r->length[d] - r->wall_margin - reach;
+      B->c[d] = hi > lo ? lo + u * (hi - lo) : 0.5 * r->length[d];
+    }
+  }
+}
+
+/* The largest eigenvalue of the mean of (3 a a - I)/2 over the axes a of the rotating
+ * bodies: 0 for isotropic axes, 1 for parallel ones. */
+static double nematic_order(const packer *P)
+{
+  double q[3][3] = {{0}};
+  long count = 0;
+  for (long m = 0; m < P->n; m++) {
+    if (!P->shape[P->b[m].family].rotates) continue;
+    const double *a = P->b[m].frame[2];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) q[i][j] += 1.5 * a[i] * a[j] - 0.5 * (i == j);
+    count++;
+  }
+  if (count == 0) return 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) q[i][j] /= count;
+  /* the eigenvalues of a symmetric traceless 3 x 3 matrix: 2 sqrt(p/3) cos(.) */
+  const double p = q[0][1] * q[0][1] + q[0][2] * q[0][2] + q[1][2] * q[1][2];
+  const double p2 = q[0][0] * q[0][0] + q[1][1] * q[1][1] + q[2][2] * q[2][2] + 2 * p;
+  const double s = sqrt(p2 / 6);
+  if (s == 0) return 0;
+  double b[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) b[i][j] = q[i][j] / s;
+  const double det = b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
+                   - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
+                   + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0]);
+  const double phase = acos(fmax(-1, fmin(1, det / 2))) / 3;
+  return 2 * s * cos(phase);
+}
+
+/* ---- the packing ----------------------------------------------------------------------- */
+
+/* Growth: the scale starts where the bodies fill GROW_START of the region and grows by the
+ * rate after every sweep whose overlaps, over the smaller body's bounding radius, are at
+ * most DEEPEST and, summed and shared out over the bodies, at most MEAN; the rate (between RATE_MIN and RATE_MAX) grows after CALM such sweeps in
+ * a row and halves after STUCK sweeps in a row that are not.  At full size the sweeps go on
+ * until one finds nothing.  The packing jams when the rate falls below RATE_MIN, or full
+ * size does not come free within PATIENCE sweeps; at most SWEEPS_MAX sweeps. */
+#define GROW_START 0.05
+#define DEEPEST 0.1
+#define MEAN 0.002
+#define RATE_START 0.01
+#define RATE_MIN 1e-3
+#define RATE_MAX 0.03
+#define CALM 3
+#define STUCK 20
+#define PATIENCE 400
+#define SWEEPS_MAX 20000
+
+/* What a sweep keeps: the pairs and their contacts (this sweep's and the last one's, whose
+ * contacts stand while neither body has moved and the scale has not changed), the walls'
+ * contacts of each body, and the bodies' moves. */
+typedef struct {
+  pair_list pairs;
+  contact *touch, *old_touch;
+  pair *old;
+  long old_n, cap;
+  long *reuse;
+  contact *walls;
+  int *nwalls;
+  char *moved;
+  double (*dc)[3], (*turn)[3];
+} workspace;
+
+static int workspace_grow(workspace *w)
+{
+  if (w->pairs.n <= w->cap) return 0;
+  const long cap = w->pairs.cap;
+  contact *t = realloc(w->touch, (size_t)cap * sizeof *t);
+  if (t) w->touch = t;
+  contact *o = realloc(w->old_touch, (size_t)cap * sizeof *o);
+  if (o) w->old_touch = o;
+  pair *op = realloc(w->old, (size_t)cap * sizeof *op);
+  if (op) w->old = op;
+  long *r = realloc(w->reuse, (size_t)cap * sizeof *r);
+  if (r) w->reuse = r;
+  if (!t || !o || !op || !r) return 1;
+  w->cap = cap;
+  return 0;
+}
+
+static void workspace_free(workspace *w)
+{
+  free(w->pairs.p);
+  free(w->pairs.head);
+  free(w->pairs.next);
+  free(w->touch);
+  free(w->old_touch);
+  free(w->old);
+  free(w->reuse);
+  free(w->walls);
+  free(w->nwalls);
+  free(w->moved);
+  free(w->dc);
+  free(w->turn);
+}
+
+/* One sweep's search: every pair's and every body's wall contacts (those of unmoved bodies
+ * at an unchanged scale kept from the last sweep).  Returns the violations (-1 when memory
+ * runs out), and the largest and the mean per body of the depths over the smaller bounding
+ * radius. */
+static long sweep_contacts(const packer *P, workspace *w, int rescaled, double *deepest,
+                           double *mean)
+{
+  pair_list *L = &w->pairs;
+  if (pairs_find(P, L) || workspace_grow(w)) return -1;
+  for (long p = 0, o = 0; p < L->n; p++) {
+    w->reuse[p] = -1;
+    if (rescaled) continue;
+    while (o < w->old_n && pair_order(&w->old[o], &L->p[p]) < 0) o++;
+    if (o < w->old_n && pair_order(&w->old[o], &L->p[p]) == 0 && !w->moved[L->p[p].i] &&
+        !w->moved[L->p[p].j])
+      w->reuse[p] = o;
+  }
+  long violated = 0;
+#pragma omp parallel for schedule(dynamic, 8) reduction(+ : violated)
+  for (long p = 0; p < L->n; p++) {
+    w->touch[p] = w->reuse[p] >= 0 ? w->old_touch[w->reuse[p]] : pair_contact(P, &L->p[p]);
+    violated += w->touch[p].depth > 0;
+  }
+#pragma omp parallel for schedule(dynamic, 8) reduction(+ : violated)
+  for (long m = 0; m < P->n; m++) {
+    if (rescaled || w->moved[m]) w->nwalls[m] = wall_contacts(P, m, &w->walls[4 * m]);
+    for (int k = 0; k < w->nwalls[m]; k++) violated += w->walls[4 * m + k].depth > 0;
+  }
+  /* the measures of overlap, summed in a fixed order */
+  double worst = 0, sum = 0;
+  for (long p = 0; p < L->n; p++) {
+    if (!(w->touch[p].depth > 0)) continue;
+    const pair *pp = &L->p[p];
+    const double depth = w->touch[p].depth /
+        (P->sigma * fmin(P->shape[P->b[pp->i].family].radius, P->shape[P->b[pp->j].family].radius));
+    worst = fmax(worst, depth);
+    sum += depth;
+  }
+  for (long m = 0; m < P->n; m++)
+    for (int k = 0; k < w->nwalls[m]; k++) {
+      if (!(w->walls[4 * m + k].depth > 0)) continue;
+      const double depth = w->walls[4 * m + k].depth /
+                           (P->sigma * P->shape[P->b[m].family].radius);
+      worst = fmax(worst, depth);
+      sum += depth;
+    }
+  memcpy(w->old, L->p, (size_t)L->n * sizeof *L->p);
+  memcpy(w->old_touch, w->touch, (size_t)L->n * sizeof *w->touch);
+  w->old_n = L->n;
+  *deepest = worst;
+  *mean = P->n > 0 ? sum / P->n : 0;
+  return violated;
+}
+
+/* Move every body by its share of its contacts, in a fixed order (pairs, then walls): each
+ * pair's bodies half the overlap apart, a body the whole of its overlap off a wall, one
+ * leaf further; steps limited to a quarter of the body's radius and 0.2 rad. */
+static void sweep_move(const packer *P, workspace *w)
+{
+  const long n = P->n;
+  const double sigma = P->sigma;
+  memset(w->dc, 0, (size_t)n * sizeof *w->dc);
+  memset(w->turn, 0, (size_t)n * sizeof *w->turn);
+  for (long p = 0; p < w->pairs.n; p++) {
+    const contact *c = &w->touch[p];
+    if (c->depth <= 0) continue;
+    const pair *pp = &w->pairs.p[p];
+    const pbody *I = &P->b[pp->i], *J = &P->b[pp->j];
+    const double amount = 0.5 * (c->depth + sigma * P->shape[J->family].leaf);
+    const double push[3] = {amount * c->normal[0], amount * c->normal[1], amount * c->normal[2]};
+    const double back[3] = {-push[0], -push[1], -push[2]};
+    const double cj[3] = {J->c[0] + pp->shift[0], J->c[1] + pp->shift[1], J->c[2] + pp->shift[2]};
+    share(P, pp->j, cj, c->point, push, w->dc[pp->j], w->turn[pp->j]);
+    share(P, pp->i, I->c, c->point, back, w->dc[pp->i], w->turn[pp->i]);
+  }
+  for (long m = 0; m < n; m++)
+    for (int k = 0; k < w->nwalls[m]; k++) {
+      const contact *c = &w->walls[4 * m + k];
+      if (c->depth <= 0) continue;
+      const double amount = c->depth + sigma * P->shape[P->b[m].family].leaf;
+      const double push[3] = {amount * c->normal[0], amount * c->normal[1], amount * c->normal[2]};
+      share(P, m, P->b[m].c, c->point, push, w->dc[m], w->turn[m]);
+    }
+  for (long m = 0; m < n; m++) {
+    pbody *B = &P->b[m];
+    double before[12];
+    memcpy(before, B->c, sizeof B->c);
+    memcpy(before + 3, B->frame, sizeof B->frame);
+    const double step = sqrt(w->dc[m][0] * w->dc[m][0] + w->dc[m][1] * w->dc[m][1] +
+                             w->dc[m][2] * w->dc[m][2]);
+    const double most = 0.25 * sigma * P->shape[B->family].radius;
+    const double cut = step > most ? most / step : 1;
+    for (int a = 0; a < 3; a++) B->c[a] += cut * w->dc[m][a];
+    const double angle = sqrt(w->turn[m][0] * w->turn[m][0] + w->turn[m][1] * w->turn[m][1] +
+                              w->turn[m][2] * w->turn[m][2]);
+    if (angle > 0) {
+      const double t = angle > 0.2 ? 0.2 / angle : 1;
+      const double turn[3] = {t * w->turn[m][0], t * w->turn[m][1], t * w->turn[m][2]};
+      rotate_frame(B->frame, turn);
+    }
+    keep_in_region(P, B);
+    w->moved[m] = memcmp(before, B->c, sizeof B->c) != 0 ||
+                  memcmp(before + 3, B->frame, sizeof B->frame) != 0;
+  }
+}
+
+int packing_run(const packing_region *r, const packing_family *fam, int nfam, efsi_body *body,
+                packing_result *result)
+{
+  static meridian_table table;
+  memset(result, 0, sizeof *result);
+  long n = 0;
+  double filled = 0;
+  int rbc = 0;
+  shape_info *shape = malloc((size_t)(nfam > 0 ? nfam : 1) * sizeof *shape);
+  if (!shape) return -1;
+  for (int f = 0; f < nfam; f++) {
+    shape_setup(&fam[f], &shape[f]);
+    n += fam[f].count;
+    filled += fam[f].count * shape[f].volume;
+    rbc |= fam[f].kind == BODY_RBC && fam[f].count > 0;
+  }
+  if (rbc && !table.d && meridian_build(&table)) {
+    free(shape);
+    return -1;
+  }
+  const double region = r->lumen ? pi * r->lumen_radius * r->lumen_radius * r->length[0]
+                                 : r->length[0] * r->length[1] * r->length[2];
+  angles ang;
+  angles_setup(&ang);
+  const size_t size = (size_t)(n > 0 ? n : 1);
+  packer P = {r, shape, &table, &ang, calloc(size, sizeof(pbody)), n, 1.0};
+  workspace w = {{NULL, 0, 0, NULL, NULL, 0}, NULL, NULL, NULL, 0, 0, NULL,
+                 calloc(size, 4 * sizeof(contact)), calloc(size, sizeof(int)),
+                 calloc(size, 1), calloc(size, 3 * sizeof(double)), calloc(size, 3 * sizeof(double))};
+  int rc = -1;
+  if (P.b && w.walls && w.nwalls && w.moved && w.dc && w.turn) {
+    double sigma = fmin(1, cbrt(GROW_START * region / fmax(filled, 1e-300)));
+    double rate = RATE_START, last_sigma = -1;
+    long m = 0;
+    for (int f = 0; f < nfam; f++)
+      for (long l = 0; l < fam[f].count; l++, m++)
+        body_start(r, fam, f, l, &shape[f], sigma, &P.b[m]);
+    long calm = 0, stuck = 0, at_full = 0;
+    rc = 1;
+    for (long sweep = 0; sweep < SWEEPS_MAX; sweep++) {
+      P.sigma = sigma;
+      double deepest, mean;
+      const long violated = sweep_contacts(&P, &w, sigma != last_sigma, &deepest, &mean);
+      last_sigma = sigma;
+      result->iterations = sweep + 1;
+      if (violated < 0) {
+        rc = -1;
+        break;
+      }
+      if (violated == 0 && sigma >= 1) {
+        rc = 0;
+        break;
+      }
+      if (sigma >= 1) {
+        if (++at_full > PATIENCE) break;
+      } else if (deepest <= DEEPEST && mean <= MEAN) {
+        result->scale = sigma;
+        sigma = fmin(1, sigma * (1 + rate));
+        stuck = 0;
+        if (++calm >= CALM) {
+          rate = fmin(rate * 1.25, RATE_MAX);
+          calm = 0;
+        }
+      } else {
+        calm = 0;
+        if (++stuck >= STUCK) {
+          rate *= 0.5;
+          stuck = 0;
+          if (rate < RATE_MIN) break;
+        }
+      }
+      sweep_move(&P, &w);
+    }
+    if (rc == 0) result->scale = 1.0;
+    result->order = nematic_order(&P);
+  }
+  if (rc == 0) {
+    long m = 0;
+    for (int f = 0; f < nfam; f++)
+      for (long l = 0; l < fam[f].count; l++, m++) {
+        efsi_body *b = &body[m];
+        b->id = m;
+        b->kind = fam[f].kind;
+        b->material = fam[f].material;
+        memcpy(b->center, P.b[m].c, sizeof b->center);
+        memcpy(b->frame, P.b[m].frame, sizeof b->frame);
+        memcpy(b->size, fam[f].size, sizeof b->size);
+      }
+  }
+  workspace_free(&w);
+  free(P.b);
+  free(shape);
+  return rc;
+}

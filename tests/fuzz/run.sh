@@ -1,0 +1,32 @@
+#!/bin/sh
+# Fuzz one reader for a given time (docs/building.md, "Fuzzing"):
+#   tests/fuzz/run.sh TARGET SECONDS [OUT]
+# TARGET is config (the case-file parser with --set overrides), restart or voxels.  Builds
+# the targets when OUT (default build-fuzz/) has none, starts from the seeds in
+# tests/fuzz/corpus/TARGET and the corpus of earlier campaigns in OUT/corpus-TARGET, runs
+# libFuzzer on one core and writes a crash, sanitizer report, hang or memory blow-up to
+# OUT/findings-TARGET/ (the campaign stops at the first: fix it, keep the input in
+# tests/fuzz/regressions/TARGET/ and start again; FUZZ_FLAGS="-fork=1 -ignore_crashes=1"
+# collects them all instead).
+# Ends with libFuzzer's statistics: executions, coverage (cov: edges, ft: features).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+target=${1:?usage: tests/fuzz/run.sh config|restart|voxels SECONDS [OUT]}
+seconds=${2:?usage: tests/fuzz/run.sh config|restart|voxels SECONDS [OUT]}
+out=${3:-$top/build-fuzz}
+case $target in config|restart|voxels) ;; *) echo "run.sh: unknown target $target" >&2; exit 2 ;; esac
+[ -x "$out/fuzz_$target" ] || "$top/tests/fuzz/build.sh" "$out"
+mkdir -p "$out/corpus-$target" "$out/findings-$target"
+# MPI runs as one process without mpirun; HDF5's caches live for the whole process
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
+# a damaged file that sends the NetCDF library into an endless loop: given up after 0.3 s
+# (a sound file of the corpus takes 15 ms)
+export EFSI_TEST_PROBE_SECONDS=0.3
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+cd "$out/findings-$target"
+# shellcheck disable=SC2086
+exec "$out/fuzz_$target" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=2048 \
+  ${FUZZ_FLAGS:-} \
+  -print_final_stats=1 -artifact_prefix="$out/findings-$target/" \
+  "$out/corpus-$target" "$top/tests/fuzz/corpus/$target"

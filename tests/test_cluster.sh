@@ -1,0 +1,224 @@
+#!/bin/sh
+# Long runs on clusters (docs/building.md, "Long runs on clusters"), on 2 ranks: the
+# progress line; SIGTERM to one rank, SIGUSR1 to mpirun and a second signal during the
+# restart write all stop after one agreed step with exit status 4 and a restart file that
+# continues bitwise; a run killed with SIGKILL in the middle of a restart write leaves the
+# previous one, which --restart latest finds (skipping damaged newer files); a chain of
+# jobs stopped by time.wall_limit ends bitwise where one uninterrupted run ends; a full disk
+# or a file-size limit stops with exit status 1 naming the file, earlier files intact.
+set -u
+. "$(dirname "$0")/lib.sh"
+write_case "$tmp/case.ini" "16 16 16" "1 1 1" <<'INI'
+[boundary]
+y_hi_u = 0.5
+[init]
+flow = taylor-green
+[sphere]
+center = 0.5 0.5 0.5
+radius = 0.25
+modulus = 1
+[time]
+steps = 40
+[output]
+diagnostics_every = 5
+restart_every = 0
+progress_seconds = 0
+INI
+passes=0
+failures=0
+ok() { echo "ok: $*"; passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+dump() { ncdump -p 17,17 "$1" 2> /dev/null | sed 1d; }
+same() { dump "$1" > "$tmp/a"; dump "$2" > "$tmp/b"; [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; }
+rows() {   # diagnostics rows without wall_seconds
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") w = i }
+           { line = ""; for (i = 1; i <= NF; i++) if (i != w) line = line $i ","; print line }' "$1"
+}
+run2() { $EFSI_MPIRUN -np 2 "$efsi" "$@" > "$tmp/log" 2> "$tmp/err"; }
+# start ARGS: efsi on 2 ranks in the background, mpirun's pid in $pid
+start() {
+  $EFSI_MPIRUN -np 2 "$efsi" "$@" > "$tmp/log" 2> "$tmp/err" &
+  pid=$!
+}
+# wait_for PATTERN FILE: until FILE has a line matching PATTERN (60 s at most)
+wait_for() {
+  n=0
+  until grep -q "$1" "$2" 2> /dev/null; do
+    n=$((n + 1)); [ $n -gt 600 ] && return 1; sleep 0.1
+  done
+}
+ranks() { pgrep -P "$pid"; }
+# the step of the "stopped early ... after step N" line of the log
+stop_step() { sed -n 's/.*stopped early .* after step \([0-9]*\) .*/\1/p' "$tmp/log"; }
+restart_name() { printf 'restart_%08d.nc' "$1"; }
+
+# the reference: one uninterrupted run of the 40 steps
+run2 -o "$tmp/full" "$tmp/case.ini" || fail "uninterrupted run"
+
+# ---- the progress line: plain lines at the interval, and no bit of the fields changes
+run2 -o "$tmp/progress" --set output.progress_seconds=0.000001 "$tmp/case.ini"
+if grep -Eq '^step 40/40  t [0-9.e+-]+  dt [0-9.e+-]+  [0-9.e+-]+ Mcell-updates/s  div_rms [0-9.e+-]+  mach [0-9.e+-]+  left [0-9]+:[0-9][0-9]:[0-9][0-9]$' "$tmp/log" &&
+   [ "$(grep -c '^step ' "$tmp/log")" -ge 30 ] && same "$tmp/full/restart_00000040.nc" "$tmp/progress/restart_00000040.nc"; then
+  ok "progress lines ($(grep -c '^step ' "$tmp/log") lines): $(grep '^step 40/' "$tmp/log")"
+else
+  fail "progress lines"; cat "$tmp/log"
+fi
+run2 -o "$tmp/quiet" "$tmp/case.ini"
+if grep -q '^step ' "$tmp/log"; then fail "output.progress_seconds = 0 still prints"; else ok "progress_seconds = 0: no lines"; fi
+
+# ---- a signal to one rank only: every rank stops after the same step, exit status 4
+long="--set time.steps=100000 --set output.progress_seconds=0.05"
+# check_stop NAME: the run in $tmp/NAME stopped with status $status; its restart file
+# continues to step 40 bitwise (when it stopped before 40)
+check_stop() {
+  n=$(stop_step)
+  if [ "$status" -ne 4 ] || [ -z "$n" ] || [ ! -f "$tmp/$1/$(restart_name "$n")" ]; then
+    fail "$1: status $status, stop step '$n'"; cat "$tmp/log" "$tmp/err"; return
+  fi
+  last=$(tail -n 1 "$tmp/$1/diagnostics.csv" | cut -d, -f1)
+  [ "$last" = "$n" ] || fail "$1: the last diagnostics row is step $last, not $n"
+  if [ "$n" -lt 40 ]; then
+    run2 -o "$tmp/$1" --restart latest --steps 40 "$tmp/case.ini" ||
+      fail "$1: continuing with --restart latest"
+    same "$tmp/full/restart_00000040.nc" "$tmp/$1/restart_00000040.nc" ||
+      fail "$1: continued from step $n, step 40 differs from the uninterrupted run"
+  fi
+  ok "$1: stopped after step $n, exit status 4, $(restart_name "$n") continues bitwise"
+}
+start -o "$tmp/term" $long "$tmp/case.ini"
+wait_for '^step ' "$tmp/log" && kill -TERM "$(ranks | tail -n 1)"
+wait $pid; status=$?
+check_stop term
+
+start -o "$tmp/usr1" $long "$tmp/case.ini"
+wait_for '^step ' "$tmp/log" && kill -USR1 "$pid"   # mpirun forwards SIGUSR1 to the ranks
+wait $pid; status=$?
+grep -q "on SIGUSR1" "$tmp/log" || fail "usr1: the message does not name SIGUSR1"
+check_stop usr1
+
+# a second and a third signal while the restart file is being written change nothing
+EFSI_TEST_STALL_WRITE=restart:2 start -o "$tmp/twice" $long "$tmp/case.ini"
+wait_for '^step ' "$tmp/log" && kill -INT $(ranks)
+wait_for 'stalling in the write' "$tmp/err" && kill -TERM $(ranks) && sleep 0.3 && kill -INT $(ranks)
+wait $pid; status=$?
+check_stop twice
+
+# ---- SIGKILL in the middle of a restart write: the previous file is what --restart
+# latest finds; damaged newer files are skipped with a warning
+EFSI_TEST_STALL_WRITE=restart_00000040.nc start -o "$tmp/killed" --set output.restart_every=20 \
+  "$tmp/case.ini"
+wait_for 'stalling in the write' "$tmp/err"
+kill -KILL $(ranks) "$pid"
+wait $pid 2> /dev/null
+if [ -f "$tmp/killed/restart_00000040.nc.tmp" ] && [ ! -f "$tmp/killed/restart_00000040.nc" ]; then
+  ok "killed in the write: restart_00000040.nc.tmp left, no restart_00000040.nc"
+else
+  fail "killed in the write: $(ls "$tmp/killed")"
+fi
+: > "$tmp/killed/restart_00000060.nc"                                  # zero length
+head -c 3000 "$tmp/full/restart_00000040.nc" > "$tmp/killed/restart_00000050.nc"   # truncated
+echo "not a NetCDF file" > "$tmp/killed/restart_00000045.nc"
+run2 -o "$tmp/killed" --restart latest "$tmp/case.ini"
+status=$?
+if [ $status -eq 0 ] && grep -q "restart: $tmp/killed/restart_00000020.nc" "$tmp/log" &&
+   [ "$(grep -c 'warning: --restart latest: skipping' "$tmp/err")" -eq 3 ] &&
+   same "$tmp/full/restart_00000040.nc" "$tmp/killed/restart_00000040.nc" &&
+   [ "$(rows "$tmp/full/diagnostics.csv")" = "$(rows "$tmp/killed/diagnostics.csv")" ]; then
+  ok "--restart latest skipped 3 damaged files, continued from step 20, ends bitwise"
+else
+  fail "--restart latest after the kill: status $status"; cat "$tmp/log" "$tmp/err"
+fi
+
+# ---- --restart latest without a restart file: refused, or a fresh start when asked
+mkdir -p "$tmp/empty"
+run2 -o "$tmp/empty" --restart latest "$tmp/case.ini"
+status=$?
+if [ $status -eq 2 ] && grep -q "holds no complete restart file" "$tmp/err"; then
+  ok "--restart latest with none: exit status 2"
+else
+  fail "--restart latest with none: status $status"; cat "$tmp/err"
+fi
+run2 -o "$tmp/empty" --restart latest-or-new "$tmp/case.ini"
+status=$?
+if [ $status -eq 0 ] && same "$tmp/full/restart_00000040.nc" "$tmp/empty/restart_00000040.nc"; then
+  ok "--restart latest-or-new with none: a fresh start"
+else
+  fail "--restart latest-or-new: status $status"; cat "$tmp/err"
+fi
+
+# ---- a chain of jobs, each stopped by time.wall_limit, ends where one run ends
+# chain NAME STEPS LIMIT: jobs of --restart latest-or-new until one ends with status 0 (40
+# at most); $jobs and $stopped (status 4) count them; then compare with $tmp/one-STEPS
+chain() {
+  jobs=0 stopped=0 status=4
+  while [ $status -eq 4 ] && [ $jobs -lt 40 ]; do
+    run2 -o "$tmp/$1" --steps "$2" --restart latest-or-new --set time.wall_limit="$3" \
+      "$tmp/case.ini"
+    status=$?
+    jobs=$((jobs + 1))
+    [ $status -eq 4 ] && stopped=$((stopped + 1))
+    if grep -q "stopped early on SIG" "$tmp/log"; then fail "$1: a wall-limit job names a signal"; fi
+  done
+  final=$(restart_name "$2")
+  rows "$tmp/$1/diagnostics.csv" > "$tmp/chain-rows"
+  [ $status -eq 0 ] && same "$tmp/one-$2/$final" "$tmp/$1/$final" &&
+    same "$tmp/one-$2/fields_$(printf %08d "$2").nc" "$tmp/$1/fields_$(printf %08d "$2").nc" &&
+    rows "$tmp/one-$2/diagnostics.csv" | while read -r row; do
+      grep -qxF "$row" "$tmp/chain-rows" || exit 1
+    done
+}
+# a limit already past when the first step votes: every job takes exactly one step
+run2 -o "$tmp/one-6" --steps 6 "$tmp/case.ini" || fail "uninterrupted run of 6 steps"
+if chain "chain-tight" 6 0.01 && [ $jobs -eq 6 ] && [ $stopped -eq 5 ]; then
+  ok "wall-limit chain: 6 jobs of one step each (5 stopped by time.wall_limit), final fields bitwise"
+else
+  fail "tight wall-limit chain: $jobs jobs, $stopped stopped, last status $status"; cat "$tmp/log" "$tmp/err"
+fi
+# a limit of a fifth of the time loop of one run (from its performance report): the jobs
+# stop by the measured step and write times, however loaded the machine
+run2 -o "$tmp/one-240" --steps 240 "$tmp/case.ini" || fail "uninterrupted run of 240 steps"
+took=$(awk '/ s per step/ { printf "%.2f", $1 * 240 }' "$tmp/log")
+limit=$(echo "$took" | awk '{ l = $1 / 5; printf "%.2f", l < 0.3 ? 0.3 : l }')
+if chain "chain" 240 "$limit" && [ $stopped -ge 1 ]; then
+  ok "wall-limit chain: $jobs jobs of time.wall_limit = $limit s ($stopped stopped by it; the time loop of one run takes $took s), final fields bitwise"
+else
+  fail "wall-limit chain: $jobs jobs, $stopped stopped, last status $status"; cat "$tmp/log" "$tmp/err"
+fi
+
+# ---- a failing write: exit status 1 naming the file; the earlier files stay intact
+run2 -o "$tmp/full-disk" --steps 20 --set output.restart_every=20 "$tmp/case.ini"
+cp "$tmp/full-disk/diagnostics.csv" "$tmp/rows-before"
+# a file-size limit below the next file's size (the ranks only: Open MPI's shared-memory
+# files would hit it too, so they talk through TCP here)
+OMPI_MCA_btl=self,tcp $EFSI_MPIRUN -np 2 sh -c 'ulimit -f 200; exec "$0" "$@"' "$efsi" \
+  -o "$tmp/full-disk" --restart latest "$tmp/case.ini" > "$tmp/log" 2> "$tmp/err"
+status=$?
+if [ $status -eq 1 ] && grep -q "efsi: error: cannot write $tmp/full-disk/fields_00000040.nc" "$tmp/err" &&
+   [ "$(head -c "$(wc -c < "$tmp/rows-before")" "$tmp/full-disk/diagnostics.csv" | md5sum)" = "$(md5sum < "$tmp/rows-before")" ] &&
+   [ ! -e "$tmp/full-disk/fields_00000040.nc.tmp" ]; then
+  ok "file-size limit: $(grep 'efsi: error' "$tmp/err")"
+else
+  fail "file-size limit: status $status"; cat "$tmp/err"
+fi
+run2 -o "$tmp/full-disk" --restart latest "$tmp/case.ini" &&
+  same "$tmp/full/restart_00000040.nc" "$tmp/full-disk/restart_00000040.nc" &&
+  ok "the previous restart file continues bitwise after the failed write" ||
+  fail "continuing after the failed write"
+# a full disk: a small tmpfs, where this machine lets us mount one
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=300k tmpfs "$tmp/small" 2> /dev/null; then
+  run2 -o "$tmp/small/run" "$tmp/case.ini"
+  status=$?
+  if [ $status -eq 1 ] && grep -q "efsi: error: cannot write $tmp/small/run/.*No space left" "$tmp/err" &&
+     [ "$(wc -l < "$tmp/small/run/diagnostics.csv")" -ge 2 ]; then
+    ok "full disk: $(grep 'efsi: error' "$tmp/err")"
+  else
+    fail "full disk: status $status"; cat "$tmp/err"
+  fi
+  umount "$tmp/small"
+else
+  echo "skipped: full disk (no tmpfs can be mounted here)"
+fi
+
+echo "$passes passed, $failures failed"
+[ $failures -eq 0 ]
