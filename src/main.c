@@ -268,7 +268,8 @@ static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char 
   decomp_grid(&d, c->cells, c->length, &g);
   efsi_backend backend;
   if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
-  print_summary(c, &d, &g, ts, &backend, 1);
+  static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
+  print_summary(c, &d, &g, ts, &backend, &unplaced, 1);
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
 }
