@@ -477,7 +477,7 @@ static int packing_input(const efsi_seeding *s, const efsi_body_family *fam, con
     memcpy(p->size, fam[f].size, sizeof p->size);
     p->count = L->count[f];
     p->rotates = fam[f].orientation == 0;
-    if (!p->rotates) aligned_frame(fam[f].orientation, p->frame);
+    if (!p->rotates) body_aligned_frame(fam[f].orientation, p->frame);
     if (L->count[f] == 0 || !banded(&fam[f])) continue;
     /* one band for the region: the families that keep to one share it */
     double e[3];
