@@ -22,12 +22,17 @@ const char diagnostics_lumen_header[] =
   "lumen_flow_rate,tube_hematocrit,discharge_hematocrit,lumen_wall_shear_mean,"
   "lumen_wall_shear_max";
 
+const char *const diagnostics_shape_columns[SHAPE_COUNT] = {
+  "centroid_x", "centroid_y", "centroid_z", "moment_xx", "moment_yy", "moment_zz",
+  "moment_xy", "moment_xz", "moment_yz"};
+
 static FILE *csv;
 static char csv_path[EFSI_PATH_LEN];
 static int n_materials, lumen;
-/* The fixed columns, the lumen's, then volume_<material> for each material. */
-static char header[sizeof diagnostics_header + sizeof diagnostics_lumen_header +
-                   EFSI_MAX_MATERIALS * (EFSI_MATERIAL_NAME + 8)];
+/* The fixed columns, the lumen's, then volume_<material> for each material, then the shape
+ * columns of each material. */
+static char header[sizeof diagnostics_header + sizeof diagnostics_lumen_header
+                   + EFSI_MAX_MATERIALS * (1 + SHAPE_COUNT) * (EFSI_MATERIAL_NAME + 13)];
 
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
 {
@@ -40,6 +45,12 @@ void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME])
     size_t used = strlen(header);
     snprintf(header + used, sizeof header - used, ",volume_%s", names[m]);
   }
+  for (int m = 0; m < nmat; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++) {
+      size_t used = strlen(header);
+      snprintf(header + used, sizeof header - used, ",%s_%s", diagnostics_shape_columns[c],
+               names[m]);
+    }
 }
 
 int diagnostics_open(const char *dir, long restart_step, char *err, size_t errlen)
@@ -65,6 +76,9 @@ void diagnostics_write(const efsi_diagnostics *r)
                 r->discharge_hematocrit, r->lumen_wall_shear_mean, r->lumen_wall_shear_max);
   for (int m = 0; m < n_materials && n >= 0; m++)
     n = fprintf(csv, ",%.17g", r->material_volume[m]);
+  for (int m = 0; m < n_materials && n >= 0; m++)
+    for (int c = 0; c < SHAPE_COUNT && n >= 0; c++)
+      n = fprintf(csv, ",%.17g", r->material_shape[m][c]);
   if (n < 0 || fputc('\n', csv) == EOF || fflush(csv) != 0)
     efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", csv_path, strerror(errno));
 }

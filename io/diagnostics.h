@@ -1,7 +1,8 @@
 /* diagnostics.csv: one row of scalar diagnostics per output.diagnostics_every steps, with
  * a header row; numbers in %.17g so rows of a restarted run compare bitwise.  After the
  * fixed columns come, in a case with a vessel (a material named wall), the five lumen
- * columns, then one volume_<material> column per material of the case. */
+ * columns, then one volume_<material> column per material of the case, then the shape
+ * columns (centroid and second moments of phi) of each material. */
 #ifndef EFSI_DIAGNOSTICS_H
 #define EFSI_DIAGNOSTICS_H
 
@@ -9,9 +10,18 @@
 
 #include "base/limits.h"
 
+/* The shape of each material from the moments of its volume fraction: the centroid and
+ * the second moments about it per volume, M_ab = int phi (x_a - c_a)(x_b - c_b) / int phi. */
+enum {
+  SHAPE_CENTROID_X = 0, SHAPE_CENTROID_Y, SHAPE_CENTROID_Z, SHAPE_MOMENT_XX, SHAPE_MOMENT_YY,
+  SHAPE_MOMENT_ZZ, SHAPE_MOMENT_XY, SHAPE_MOMENT_XZ, SHAPE_MOMENT_YZ, SHAPE_COUNT
+};
+
 /* The columns of diagnostics.csv, in this order and with these names; then, with a vessel,
  * the lumen's (diagnostics_lumen_header); then material_volume[m] as volume_<name of
- * material m>. */
+ * material m> for every material, then for every
+ * material material_shape[m][c] as centroid_x_<name> .. centroid_z_<name>,
+ * moment_xx_<name> .. moment_yz_<name> (the SHAPE_ order). */
 typedef struct {
   long step;
   double time, dt, beta, gamma, mach, div_rms, div_max, kinetic_energy, elastic_energy,
@@ -19,15 +29,19 @@ typedef struct {
   double lumen_flow_rate, tube_hematocrit, discharge_hematocrit, lumen_wall_shear_mean,
          lumen_wall_shear_max;
   double material_volume[EFSI_MAX_MATERIALS];
+  double material_shape[EFSI_MAX_MATERIALS][SHAPE_COUNT];
 } efsi_diagnostics;
+
+/* The names of the shape columns without the material, in the SHAPE_ order. */
+extern const char *const diagnostics_shape_columns[SHAPE_COUNT];
 
 /* The fixed columns of the header row, without the newline, and the lumen's columns. */
 extern const char diagnostics_header[];
 extern const char diagnostics_lumen_header[];
 
-/* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each
- * (none unless called); with a material named wall (the vessel's) the lumen columns
- * before them. */
+/* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each and
+ * the shape columns of each (none unless called); with a material named wall (the
+ * vessel's) the lumen columns before them. */
 void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME]);
 
 /* Rank 0 only.  Opens dir/diagnostics.csv: a new file with the header row, or, when

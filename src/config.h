@@ -12,7 +12,7 @@
 enum { BOUNDARY_PERIODIC = 0, BOUNDARY_WALL = 1 };
 enum { DRIVE_PRESSURE = 0, DRIVE_FLOWRATE = 1 };
 enum { PRESSURE_ACM = 0, PRESSURE_SMAC = 1 };
-enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1 };
+enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1, INIT_COUETTE = 2 };
 enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
 enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
 enum { DEVICE_CPU = 0, DEVICE_GPU = 1 };
@@ -72,6 +72,7 @@ typedef struct {
   double rbc_diameter;           /* rbc.diameter */
   double rbc_modulus;            /* rbc.modulus: G / (shear modulus) */
   int rbc_orientation;           /* rbc.orientation */
+  double rbc_center[3];          /* rbc.center: one RBC placed there; NaN when not given */
   long platelet_count;           /* platelet.count */
   double platelet_fraction;      /* platelet.fraction */
   double platelet_semi_axes[3];  /* platelet.semi_axes */

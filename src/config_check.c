@@ -40,6 +40,14 @@ static void check_solid(parse_state *s)
     config_fail(s, "rbc", "hematocrit", "give rbc.count or rbc.hematocrit, not both");
   if (config_given(s, "platelet", "count") && config_given(s, "platelet", "fraction"))
     config_fail(s, "platelet", "fraction", "give platelet.count or platelet.fraction, not both");
+  if (config_given(s, "rbc", "center")) {
+    if (config_given(s, "rbc", "count") || config_given(s, "rbc", "hematocrit"))
+      config_fail(s, "rbc", "center", "one RBC at rbc.center, or rbc.count / rbc.hematocrit "
+                  "seeded ones, not both");
+    else if (c->rbc_orientation == ORIENT_RANDOM)
+      config_fail(s, "rbc", "center", "the RBC at rbc.center needs its symmetry axis: set "
+                  "rbc.orientation = x, y or z");
+  }
   if ((c->platelet_count > 0 || c->platelet_fraction > 0) && !config_given(s, "platelet", "modulus"))
     config_fail(s, "platelet", "modulus", "required key is missing (the platelets' shear modulus)");
   static const char *const sphere_keys[] = {"center", "radius", "modulus"};
@@ -99,6 +107,8 @@ void config_check(parse_state *s)
                     c->wall_u[d][h], axis[d]);
     }
   }
+  if (c->init_flow == INIT_COUETTE && c->boundary[1] != BOUNDARY_WALL)
+    config_fail(s, "init", "flow", "couette is the flow between the y walls: set boundary.y = wall");
   /* WENO5 reads three cells on either side; the halo and wall layers are three deep */
   for (int d = 0; d < 3; d++)
     if (c->cells[d] < EFSI_HALO)

@@ -11,7 +11,7 @@
 static const char *const boundary_words[] = {"periodic", "wall", NULL};
 static const char *const drive_words[] = {"pressure", "flowrate", NULL};
 static const char *const pressure_words[] = {"acm", "smac", NULL};
-static const char *const flow_words[] = {"rest", "taylor-green", NULL};
+static const char *const flow_words[] = {"rest", "taylor-green", "couette", NULL};
 static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
 static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
@@ -62,7 +62,7 @@ const key_spec config_keys[] = {
   {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
   {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (cells)"},
-  {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest or taylor-green"},
+  {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest, taylor-green or couette"},
   {"init", "flow_amplitude", KIND_DOUBLES, FIELD(flow_amplitude), 1, ANY, NULL, "a number"},
   {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, -1, HUGE_VAL, 0, NULL,
    "an integer >= -1 (0 = at the end only, -1 = never)"},
@@ -92,6 +92,7 @@ const key_spec config_keys[] = {
    "a shear modulus > 0"},
   {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
    "random, x, y or z"},
+  {"rbc", "center", KIND_DOUBLES, FIELD(rbc_center), 3, ANY, NULL, "three numbers"},
   {"platelet", "count", KIND_LONG, FIELD(platelet_count), 1, 0, HUGE_VAL, 0, NULL,
    "an integer >= 0"},
   {"platelet", "fraction", KIND_DOUBLES, FIELD(platelet_fraction), 1, 0, 1, 0, NULL,
@@ -160,6 +161,7 @@ void config_defaults(efsi_config *c)
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
   c->peer_halos = 1;  /* GPU to GPU on a node where the GPUs reach each other: docs/gpu.md */
   c->rbc_diameter = 8;
+  for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
   c->rbc_modulus = 2e-2;
   c->platelet_semi_axes[0] = 1;
   c->platelet_semi_axes[1] = 1;

@@ -22,21 +22,42 @@
 #include "src/materials.h"
 #include "stencils/solid_stress.h"
 
+/* The centroid and the second moments about it, per volume, from the sums of phi_moments
+ * (coordinates from the centre of the box); zeros where the material has no volume. */
+static void shape_of_moments(const double sum[MOMENT_COUNT], const double length[3],
+                             double shape[SHAPE_COUNT])
+{
+  for (int c = 0; c < SHAPE_COUNT; c++) shape[c] = 0.0;
+  if (!(sum[MOMENT_1] > 0.0)) return;
+  const double c[3] = {sum[MOMENT_X] / sum[MOMENT_1], sum[MOMENT_Y] / sum[MOMENT_1],
+                       sum[MOMENT_Z] / sum[MOMENT_1]};
+  for (int d = 0; d < 3; d++) shape[SHAPE_CENTROID_X + d] = c[d] + 0.5 * length[d];
+  shape[SHAPE_MOMENT_XX] = sum[MOMENT_XX] / sum[MOMENT_1] - c[0] * c[0];
+  shape[SHAPE_MOMENT_YY] = sum[MOMENT_YY] / sum[MOMENT_1] - c[1] * c[1];
+  shape[SHAPE_MOMENT_ZZ] = sum[MOMENT_ZZ] / sum[MOMENT_1] - c[2] * c[2];
+  shape[SHAPE_MOMENT_XY] = sum[MOMENT_XY] / sum[MOMENT_1] - c[0] * c[1];
+  shape[SHAPE_MOMENT_XZ] = sum[MOMENT_XZ] / sum[MOMENT_1] - c[0] * c[2];
+  shape[SHAPE_MOMENT_YZ] = sum[MOMENT_YZ] / sum[MOMENT_1] - c[1] * c[2];
+}
+
 void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
 {
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cfg;
   const efsi_kernels *k = sv->k;
-  double *plane = sv->plane_sums;   /* 2 SUM_COUNT n[2] >= FLOW_COUNT n[2] doubles */
+  double *plane = sv->plane_sums;   /* 2 SUM_COUNT n[2] doubles: enough for FLOW_COUNT,
+                                     * MOMENT_COUNT and LUMEN_COUNT partials per plane */
   k->divergence(g, 1.0, s->u, s->v, s->w, sv->div);
   double flow[FLOW_COUNT];
   k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);
 
   /* one global sum: kinetic energy, div^2, u, the wall shear and its faces, the elastic
-   * energy, the lumen's fluxes and wall shear, and each material's volume; one global
-   * maximum: speed, |div|, -min and max det B, the lumen's largest wall shear */
+   * energy, the lumen's fluxes and wall shear, each material's volume and the moments of
+   * its phi; one global maximum: speed, |div|, -min and max det B, the lumen's largest wall
+   * shear */
   enum { KINETIC, DIV2, U, SHEAR, FACES, ELASTIC, LUMEN, VOLUME = LUMEN + LUMEN_SHEAR_MAX };
-  double sums[VOLUME + EFSI_MAX_MATERIALS] = {0}, maxima[5] = {0};
+  const int moments = VOLUME + s->nmat;   /* material m's moments from moments + m MOMENT_COUNT */
+  double sums[VOLUME + EFSI_MAX_MATERIALS * (1 + MOMENT_COUNT)] = {0}, maxima[5] = {0};
   sums[KINETIC] = flow[FLOW_KINETIC];
   sums[DIV2] = flow[FLOW_DIV2];
   sums[U] = flow[FLOW_U];
@@ -52,6 +73,8 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     double *const *phi = (double *const *)s->phi, *const *b = (double *const *)s->b;
     const double dv = g->h[0] * g->h[1] * g->h[2];
     for (int m = 0; m < s->nmat; m++) sums[VOLUME + m] = k->field_sum(g, s->phi[m], plane) * dv;
+    for (int m = 0; m < s->nmat; m++)
+      k->phi_moments(g, s->phi[m], plane, &sums[moments + m * MOMENT_COUNT]);
     sums[ELASTIC] = k->elastic_energy(g, s->nmat, sv->modulus, phi, b, plane);
     k->det_range(g, s->nmat, phi, b, 0.5, plane, det);
     maxima[2] = -det[0];
@@ -69,7 +92,7 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     for (int q = 0; q < LUMEN_SHEAR_MAX; q++) sums[LUMEN + q] = lumen[q];
     maxima[4] = lumen[LUMEN_SHEAR_MAX];
   }
-  global_sum(sv->decomp, sums, VOLUME + s->nmat);
+  global_sum(sv->decomp, sums, moments + s->nmat * MOMENT_COUNT);
   global_max(sv->decomp, maxima, wall >= 0 ? 5 : s->nmat > 0 ? 4 : 2);
 
   const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
@@ -91,6 +114,7 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   for (int m = 0; m < s->nmat; m++) {
     row->material_volume[m] = sums[VOLUME + m];
     row->solid_volume += sums[VOLUME + m];
+    shape_of_moments(&sums[moments + m * MOMENT_COUNT], g->length, row->material_shape[m]);
   }
   row->lumen_flow_rate = row->tube_hematocrit = row->discharge_hematocrit = 0.0;
   row->lumen_wall_shear_mean = row->lumen_wall_shear_max = 0.0;

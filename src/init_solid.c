@@ -4,6 +4,7 @@
 #include "src/init_solid.h"
 #include "src/materials.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,15 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   }
   for (int s = 0; s < cb->nsingle; s++)
     for (int d = 0; d < 3; d++) cb->single[s].frame[d][d] = 1.0;
+  /* one RBC at rbc.center, its symmetry axis along rbc.orientation */
+  if (!isnan(c->rbc_center[0])) {
+    efsi_body *b = &cb->single[cb->nsingle++];
+    b->kind = BODY_RBC;
+    b->material = material_index(c, "rbc");
+    memcpy(b->center, c->rbc_center, sizeof b->center);
+    b->size[0] = c->rbc_diameter;
+    body_aligned_frame(c->rbc_orientation, b->frame);
+  }
   if (c->voxels_file[0] && voxels_check(c->voxels_file, c->voxels_variable, c->cells, err, errlen))
     return 1;
   if (cb->nfam == 0 && cb->nsingle == 0) return 0;

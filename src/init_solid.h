@@ -18,7 +18,7 @@ typedef struct {
   efsi_seeding seeding;
   efsi_body_family family[EFSI_MAX_FAMILIES];
   int nfam;
-  efsi_body single[2];
+  efsi_body single[3];       /* sphere, ellipsoid, the RBC at rbc.center */
   int nsingle;
   long total;                /* bodies of all kinds */
   efsi_seeding_report report;  /* how the families were seeded */

@@ -1,6 +1,7 @@
 /* The material registry (see materials.h). */
 #include "src/materials.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,7 +19,8 @@ int materials_of_case(const efsi_config *c, efsi_materials *m)
 {
   memset(m, 0, sizeof *m);
   int wanted = 0;
-  if (c->rbc_count > 0 || c->rbc_hematocrit > 0) add(m, &wanted, "rbc", c->rbc_modulus);
+  if (c->rbc_count > 0 || c->rbc_hematocrit > 0 || !isnan(c->rbc_center[0]))
+    add(m, &wanted, "rbc", c->rbc_modulus);
   if (c->platelet_count > 0 || c->platelet_fraction > 0)
     add(m, &wanted, "platelet", c->platelet_modulus);
   if (c->sphere_radius > 0) add(m, &wanted, "sphere", c->sphere_modulus);

@@ -67,8 +67,7 @@ typedef struct {
   long mult, shift;                    /* site permutation q = (mult t + shift) mod needed */
 } lattice;
 
-/* Exclusion half-extents along the lab axes and the frame of an aligned family. */
-static void aligned_frame(int orientation, double frame[3][3])
+void body_aligned_frame(int orientation, double frame[3][3])
 {
   const int a = orientation - 1;       /* lab axis of the body's symmetry axis */
   memset(frame, 0, 9 * sizeof(double));
@@ -85,7 +84,7 @@ static void family_half_extents(const efsi_body_family *f, double half[3])
   }
   double e[3], frame[3][3];
   shape_half_extents(f->kind, f->size, e);
-  aligned_frame(f->orientation, frame);
+  body_aligned_frame(f->orientation, frame);
   for (int d = 0; d < 3; d++)
     half[d] = fabs(frame[0][d]) * e[0] + fabs(frame[1][d]) * e[1] + fabs(frame[2][d]) * e[2];
 }
@@ -478,7 +477,7 @@ static int packing_input(const efsi_seeding *s, const efsi_body_family *fam, con
     memcpy(p->size, fam[f].size, sizeof p->size);
     p->count = L->count[f];
     p->rotates = fam[f].orientation == 0;
-    if (!p->rotates) aligned_frame(fam[f].orientation, p->frame);
+    if (!p->rotates) body_aligned_frame(fam[f].orientation, p->frame);
     if (L->count[f] == 0 || !banded(&fam[f])) continue;
     /* one band for the region: the families that keep to one share it */
     double e[3];
@@ -620,7 +619,7 @@ static void place(const lattice *L, const efsi_body_family *fam, int f, long l,
   if (F->orientation == 0) {
     random_rotation(&st, b->frame);
   } else {
-    aligned_frame(F->orientation, b->frame);
+    body_aligned_frame(F->orientation, b->frame);
   }
   /* Uniform displacement in the slot; in a lumen, redrawn until the body fits, else the
    * place nearest the axis (it fits: the site is valid). */

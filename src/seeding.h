@@ -37,6 +37,10 @@ typedef struct {
   double vessel_diameter;
 } efsi_seeding;
 
+/* The frame of a body whose symmetry axis (body z) lies along lab axis orientation
+ * (ORIENT_X, _Y, _Z of src/config.h): x_b = frame . (p - center). */
+void body_aligned_frame(int orientation, double frame[3][3]);
+
 /* How the families were seeded: their bodies and the fraction of the region they fill (the
  * tube hematocrit in a lumen), and, for a random packing, its cost and the order of the
  * RBCs' axes. */

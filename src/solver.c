@@ -53,6 +53,8 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   }
   /* the per-plane partials of every reduction kernel (the ACM's double-double pairs the
    * most) */
+  _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
+                 && 2 * SUM_COUNT >= LUMEN_COUNT, "plane_sums holds every reduction's partials");
   const size_t plane = (size_t)g->n[2] * 2 * SUM_COUNT;
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
   /* one message per face carries the velocity, every phi_m and B; between two GPUs of a

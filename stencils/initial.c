@@ -22,6 +22,17 @@ void initial_taylor_green(const efsi_grid *g, double amplitude, double *restrict
       }
 }
 
+void initial_couette(const efsi_grid *g, double u_lo, double u_hi, double *restrict u)
+{
+  const double slope = (u_hi - u_lo) / g->length[1];
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++) {
+      const double y = (g->offset[1] + j + 0.5) * g->h[1];
+      for (int i = 0; i < g->n[0]; i++) u[grid_index(g, i, j, k)] = u_lo + slope * y;
+    }
+}
+
 void field_fill(const efsi_grid *g, double value, double *restrict f)
 {
 #pragma omp parallel for schedule(static)

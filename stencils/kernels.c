@@ -29,6 +29,7 @@ const efsi_kernels efsi_cpu_kernels = {
   .acm_sums = acm_sums,
   .flow_norms = flow_norms,
   .field_sum = field_sum,
+  .phi_moments = phi_moments,
   .elastic_energy = elastic_energy,
   .det_range = det_range,
   .wall_shear_sums = wall_shear_sums,

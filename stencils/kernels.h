@@ -56,6 +56,8 @@ typedef struct efsi_kernels {
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
   double (*field_sum)(const efsi_grid *g, const double *f, double *plane);
+  void (*phi_moments)(const efsi_grid *g, const double *phi, double *plane,
+                      double out[MOMENT_COUNT]);
   double (*elastic_energy)(const efsi_grid *g, int nmat, const double *modulus,
                            double *const phi[], double *const b[6], double *plane);
   void (*det_range)(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],

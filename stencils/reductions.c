@@ -135,6 +135,48 @@ double field_sum(const efsi_grid *g, const double *restrict f, double *restrict 
   return total;
 }
 
+/* The coordinate of the first owned cell centre along d, from the centre of the box; cell i
+ * is at first_centre + i h (the GPU's kernel forms the same). */
+static inline double first_centre(const efsi_grid *g, int d)
+{
+  return g->offset[d] * g->h[d] + 0.5 * g->h[d] - 0.5 * g->length[d];
+}
+
+void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
+                 double out[MOMENT_COUNT])
+{
+  const double hx = g->h[0], hy = g->h[1], hz = g->h[2];
+  const double x0 = first_centre(g, 0), y0 = first_centre(g, 1), z0 = first_centre(g, 2);
+#pragma omp parallel for
+  for (int k = 0; k < g->n[2]; k++) {
+    const double z = z0 + k * hz;
+    double s1 = 0, sx = 0, sxx = 0, sy = 0, syy = 0, sxy = 0;
+    for (int j = 0; j < g->n[1]; j++) {
+      const ptrdiff_t row = grid_index(g, 0, j, k);
+      const double y = y0 + j * hy;
+      double r1 = 0, rx = 0, rxx = 0;
+#pragma omp simd reduction(+ : r1, rx, rxx)
+      for (int i = 0; i < g->n[0]; i++) {
+        const double f = phi[row + i], x = x0 + i * hx;
+        r1 += f;
+        rx += f * x;
+        rxx += f * x * x;
+      }
+      s1 += r1;
+      sx += rx;
+      sxx += rxx;
+      sy += y * r1;
+      syy += y * y * r1;
+      sxy += y * rx;
+    }
+    /* in the order of the MOMENT_ names */
+    const double partial[MOMENT_COUNT] = {s1, sx, sy, z * s1, sxx, syy, z * z * s1, sxy,
+                                          z * sx, z * sy};
+    memcpy(plane + (size_t)k * MOMENT_COUNT, partial, sizeof partial);
+  }
+  reduce_planes(plane, g->n[2], MOMENT_COUNT, NULL, out);
+}
+
 /* G phi (tr B - 3) at p, the materials summed in their order from zero. */
 static inline double elastic_density(int nmat, const double *modulus, double *const phi[],
                                      const double *restrict bxx, const double *restrict byy,

@@ -87,6 +87,20 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
                 const double *restrict v, const double *restrict w,
                 const double *restrict div, double *restrict plane, double out[FLOW_COUNT]);
 
+/* The volume-fraction moments of one material (the shape of a body: docs/method.md,
+ * "Diagnostics"): with (x, y, z) a cell centre less the centre of the box, the sums over the
+ * owned cells of phi, phi x, phi y, phi z, phi x^2, phi y^2, phi z^2, phi x y, phi x z and
+ * phi y z, in this order.  Within a plane the rows are formed first (sums of phi, phi x and
+ * phi x^2 along x), then weighted by their y and the plane by its z. */
+enum {
+  MOMENT_1 = 0, MOMENT_X, MOMENT_Y, MOMENT_Z, MOMENT_XX, MOMENT_YY, MOMENT_ZZ, MOMENT_XY,
+  MOMENT_XZ, MOMENT_YZ, MOMENT_COUNT
+};
+
+/* out[MOMENT_*] of phi over the owned cells; plane holds n[2] * MOMENT_COUNT doubles. */
+void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
+                 double out[MOMENT_COUNT]);
+
 /* The sum of f over the owned cells; plane holds n[2] doubles. */
 double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane);
 

@@ -6,7 +6,7 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_oldroyd tests/test_solid_stress tests/test_shapes tests/test_config \
   tests/test_cli tests/test_diagnostics tests/test_poiseuille tests/test_couette \
   tests/test_taylor_green tests/test_timestep tests/test_fig2_small tests/test_solid_shear \
-  tests/test_solid_couette tests/test_solid_motion tests/test_decomp_mpi tests/test_halo_mpi \
+  tests/test_sphere_shear tests/test_solid_couette tests/test_solid_motion tests/test_decomp_mpi tests/test_halo_mpi \
   tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
   tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \

@@ -1,7 +1,8 @@
 /* diagnostics.csv and the output directory: the header columns are exactly the documented
- * ones (then, with a vessel, the lumen's, then one volume_<material> per material); rows
- * round-trip bitwise through %.17g; a restart keeps the rows up to its step and appends
- * after them; output_prepare refuses a directory that holds a previous run. */
+ * ones (then, with a vessel, the lumen's, then one volume_<material> per material, then the
+ * shape columns of each); rows round-trip bitwise through %.17g; a restart keeps the rows up
+ * to its step and appends after them; output_prepare refuses a directory that holds a
+ * previous run. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -54,6 +55,9 @@ static efsi_diagnostics row_of(long step, double seed)
   double *tube = &r.lumen_flow_rate;
   for (int c = 0; c < NLUMEN; c++) tube[c] = seed * (step + 2) / (11.0 + c);
   for (int m = 0; m < EFSI_MAX_MATERIALS; m++) r.material_volume[m] = seed * step / (7.0 + m);
+  for (int m = 0; m < EFSI_MAX_MATERIALS; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++)
+      r.material_shape[m][c] = seed * (step - 3) / (11.0 + m + 0.1 * c);
   return r;
 }
 
@@ -91,6 +95,13 @@ static int read_csv(const char *dir, char *header, size_t len, efsi_diagnostics 
       rows[n].material_volume[m] = strtod(at, &end);
       ck_assert_ptr_ne(end, at);
     }
+    for (int m = 0; m < nmat; m++)
+      for (int c = 0; c < SHAPE_COUNT; c++) {
+        ck_assert_int_eq(*end, ',');
+        at = end + 1;
+        rows[n].material_shape[m][c] = strtod(at, &end);
+        ck_assert_ptr_ne(end, at);
+      }
     ck_assert_int_eq(*end, '\n');
     n++;
   }
@@ -103,7 +114,8 @@ static int same_row(const efsi_diagnostics *a, const efsi_diagnostics *b)
   return a->step == b->step && memcmp(&a->time, &b->time, (NCOLUMNS - 1) * sizeof(double)) == 0
       && (!lumen || memcmp(&a->lumen_flow_rate, &b->lumen_flow_rate,
                            NLUMEN * sizeof(double)) == 0)
-      && memcmp(a->material_volume, b->material_volume, nmat * sizeof(double)) == 0;
+      && memcmp(a->material_volume, b->material_volume, nmat * sizeof(double)) == 0
+      && memcmp(a->material_shape, b->material_shape, nmat * sizeof a->material_shape[0]) == 0;
 }
 
 static void write_rows(const char *dir, long restart_step, long first, long last, double seed)
@@ -234,6 +246,17 @@ START_TEST(material_columns_follow)
   for (int c = 0; c < NLUMEN; c++)
     at += snprintf(expected + at, sizeof expected - (size_t)at, ",%s", lumen_column[c]);
   snprintf(expected + at, sizeof expected - (size_t)at, ",volume_rbc,volume_wall");
+  /* the shape columns, spelled out here independently of diagnostics.c */
+  static const char *const shape[] = {"centroid_x", "centroid_y", "centroid_z", "moment_xx",
+                                      "moment_yy", "moment_zz", "moment_xy", "moment_xz",
+                                      "moment_yz"};
+  ck_assert_int_eq(sizeof shape / sizeof shape[0], SHAPE_COUNT);
+  for (int m = 0; m < 2; m++)
+    for (int c = 0; c < SHAPE_COUNT; c++) {
+      strcat(expected, ",");
+      strcat(expected, shape[c]);
+      strcat(expected, m ? "_wall" : "_rbc");
+    }
   ck_assert_str_eq(header, expected);
   for (int n = 0; n < 4; n++) {
     efsi_diagnostics want = row_of(10L * n, 1.5);

@@ -160,6 +160,10 @@ START_TEST(reductions_agree)
   cpu[0] = efsi_cpu_kernels.field_sum(g, h[16], b.scratch_host);
   gpu[0] = efsi_cuda_kernels.field_sum(g, d[16], b.scratch_dev);
   assert_close("field_sum", cpu, gpu, 1, 1e-13);
+  double mc[MOMENT_COUNT], mg[MOMENT_COUNT];
+  efsi_cpu_kernels.phi_moments(g, h[16], b.scratch_host, mc);
+  efsi_cuda_kernels.phi_moments(g, d[16], b.scratch_dev, mg);
+  assert_close("phi_moments", mc, mg, MOMENT_COUNT, 1e-12);
   double *const phi_h[2] = {h[16], h[17]}, *const phi_d[2] = {d[16], d[17]};
   double *const b_h[6] = {h[10], h[11], h[12], h[13], h[14], h[15]};
   double *const b_d[6] = {d[10], d[11], d[12], d[13], d[14], d[15]};

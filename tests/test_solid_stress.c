@@ -217,6 +217,60 @@ START_TEST(energy_and_determinant)
 }
 END_TEST
 
+/* The moments of phi (the shape diagnostics): against a direct sum over the cells of a
+ * block that is not the first of its grid, and exactly for phi = 1 on the whole box, whose
+ * second moments about the centre are h^2 (N^2 - 1)/12 per direction. */
+START_TEST(phi_moments_of_a_block)
+{
+  const int global[3] = {20, 16, 12}, n[3] = {10, 8, 6}, offset[3] = {10, 4, 6};
+  const int zero[3] = {0, 0, 0};
+  const double length[3] = {2.0, 1.2, 0.9};
+  efsi_grid g;
+  grid_init(&g, global, length, n, offset, zero, zero);
+  double *phi = field_alloc(&g), *plane = test_plane_scratch(&g);
+  srand(7);
+  for (size_t p = 0; p < g.size; p++) phi[p] = (double)rand() / RAND_MAX;
+  double got[MOMENT_COUNT];
+  phi_moments(&g, phi, plane, got);
+  long double want[MOMENT_COUNT] = {0};
+  for (int k = 0; k < n[2]; k++)
+    for (int j = 0; j < n[1]; j++)
+      for (int i = 0; i < n[0]; i++) {
+        const int idx[3] = {i, j, k};
+        long double x[3];
+        for (int d = 0; d < 3; d++)
+          x[d] = (offset[d] + idx[d] + 0.5L) * g.h[d] - 0.5L * length[d];
+        const long double f = phi[grid_index(&g, i, j, k)];
+        const long double terms[MOMENT_COUNT] = {f, f * x[0], f * x[1], f * x[2],
+                                                 f * x[0] * x[0], f * x[1] * x[1],
+                                                 f * x[2] * x[2], f * x[0] * x[1],
+                                                 f * x[0] * x[2], f * x[1] * x[2]};
+        for (int c = 0; c < MOMENT_COUNT; c++) want[c] += terms[c];
+      }
+  double worst = 0.0;
+  for (int c = 0; c < MOMENT_COUNT; c++)
+    worst = fmax(worst, fabs(got[c] - (double)want[c]) / fabs((double)want[c]));
+  printf("phi moments of a block: largest relative difference %.2g\n", worst);
+  ck_assert_double_le(worst, 1e-13);
+
+  efsi_grid whole;
+  grid_init(&whole, global, length, global, zero, zero, zero);
+  double *one = field_alloc(&whole);
+  for (size_t p = 0; p < whole.size; p++) one[p] = 1.0;
+  phi_moments(&whole, one, test_plane_scratch(&whole), got);
+  const double cells = (double)global[0] * global[1] * global[2];
+  ck_assert(got[MOMENT_1] == cells);
+  for (int d = 0; d < 3; d++) {
+    const double variance = whole.h[d] * whole.h[d] * (global[d] * global[d] - 1.0) / 12.0;
+    ck_assert_double_le(fabs(got[MOMENT_X + d]), 1e-12 * cells);
+    ck_assert_double_eq_tol(got[MOMENT_XX + d] / cells, variance, 1e-13 * variance);
+  }
+  for (int c = MOMENT_XY; c <= MOMENT_YZ; c++) ck_assert_double_le(fabs(got[c]), 1e-12 * cells);
+  field_free(one);
+  field_free(phi);
+}
+END_TEST
+
 /* ---- the fluid treatment ---- */
 
 /* phi_0 = phi0, phi_1 = phi1 everywhere, B and the velocity random */
@@ -457,6 +511,7 @@ static Suite *solid_stress_suite(void)
   tcase_add_test(tc, edges_are_four_cell_means);
   tcase_add_test(tc, zero_for_identity);
   tcase_add_test(tc, energy_and_determinant);
+  tcase_add_test(tc, phi_moments_of_a_block);
   suite_add_tcase(s, tc);
   TCase *tr = tcase_create("fluid treatment");
   tcase_set_timeout(tr, 120);

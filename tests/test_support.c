@@ -122,7 +122,7 @@ double *test_plane_scratch(const efsi_grid *g)
   if (g->n[2] > planes) {
     free(plane);
     planes = g->n[2];
-    plane = malloc((size_t)planes * 24 * sizeof *plane);   /* the widest: 2 SUM_COUNT */
+    plane = malloc((size_t)planes * 24 * sizeof *plane);   /* the widest: 2 SUM_COUNT, then MOMENT_COUNT */
     if (!plane) abort();
   }
   return plane;

@@ -25,6 +25,7 @@ extern "C" const efsi_kernels efsi_cuda_kernels = {
   acm_sums_cuda,
   flow_norms_cuda,
   field_sum_cuda,
+  phi_moments_cuda,
   elastic_energy_cuda,
   det_range_cuda,
   wall_shear_sums_cuda,

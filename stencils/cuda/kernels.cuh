@@ -52,6 +52,8 @@ void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const do
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
 double field_sum_cuda(const efsi_grid *g, const double *f, double *plane);
+void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
+                      double out[MOMENT_COUNT]);
 double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
                            double *const phi[], double *const b[6], double *plane);
 void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],

@@ -149,6 +149,36 @@ double field_sum_cuda(const efsi_grid *g, const double *f, double *plane)
   return total;
 }
 
+void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
+                      double out[MOMENT_COUNT])
+{
+  /* the point's (i, j, k) from its index: i < n0 <= s1 and j s1 + i < s2 */
+  const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
+  double first[3], h[3];
+  for (int d = 0; d < 3; d++) {
+    h[d] = g->h[d];
+    first[d] = g->offset[d] * h[d] + 0.5 * h[d] - 0.5 * g->length[d];
+  }
+  const double x0 = first[0], y0 = first[1], z0 = first[2];
+  const double hx = h[0], hy = h[1], hz = h[2];
+  plane_reduce<MOMENT_COUNT>(g, "phi_moments", NULL, 0.0, plane,
+                             [=] __device__(ptrdiff_t q, double *m) {
+    const ptrdiff_t r = q - origin;
+    const int k = (int)(r / s2), j = (int)((r % s2) / s1), i = (int)(r % s1);
+    const double f = phi[q], x = x0 + i * hx, y = y0 + j * hy, z = z0 + k * hz;
+    m[MOMENT_1] = f;
+    m[MOMENT_X] = f * x;
+    m[MOMENT_Y] = f * y;
+    m[MOMENT_Z] = f * z;
+    m[MOMENT_XX] = f * x * x;
+    m[MOMENT_YY] = f * y * y;
+    m[MOMENT_ZZ] = f * z * z;
+    m[MOMENT_XY] = f * x * y;
+    m[MOMENT_XZ] = f * x * z;
+    m[MOMENT_YZ] = f * y * z;
+  }, out);
+}
+
 double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
                            double *const phi[], double *const b[6], double *plane)
 {
