@@ -8,6 +8,13 @@
 #ifndef EFSI_DD_H
 #define EFSI_DD_H
 
+/* TwoSum is exact only if each + and - is rounded on its own: a compiler that contracts
+ * x = a * b; s = hi + x into one fused multiply-add (-ffp-contract=fast, the
+ * --enable-native build) computes another s than the error term assumes, and the sums then
+ * depend on their order again.  A file whose functions add with dd_add must be compiled
+ * without contraction: it includes base/dd_contract_off.h before anything else (nvcc:
+ * efsi's GPU build passes --fmad=false). */
+
 #include "base/portable.h"
 
 typedef struct { double hi, lo; } dd_sum;

@@ -2,6 +2,7 @@
  * ranks of values[i], in place, with exactly one MPI_Allreduce per call, so a caller that
  * gathers its sums into one array pays one latency.  A process-local counter of the calls
  * lets tests hold the time step to one reduction. */
+#include "base/dd_contract_off.h"   /* first: the double-double sums (base/dd.h) */
 #include "decomp/reduce.h"
 
 #include "base/dd.h"

@@ -1,6 +1,7 @@
 /* Local reductions on the CPU (the contract is in reductions.h): one OpenMP thread per
  * z-plane forms the plane's partial results, rows in j order, each row a SIMD reduction;
  * reduce_planes combines the planes in k order. */
+#include "base/dd_contract_off.h"   /* first: the double-double sums (base/dd.h) */
 #include "stencils/reductions.h"
 
 #include <math.h>
