@@ -550,7 +550,7 @@ static int pairs_find(const packer *P, pair_list *L)
         }
   }
   free(where);
-  qsort(L->p, (size_t)L->n, sizeof *L->p, pair_compare);
+  if (L->n > 1) qsort(L->p, (size_t)L->n, sizeof *L->p, pair_compare);   /* L->p may be NULL */
   return 0;
 }
 
