@@ -122,6 +122,10 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
 
 static void begin(void)
 {
+  /* The last direction's unpack of the previous exchange may still be queued: a new
+   * exchange whose first directions are local copies would post its MPI receives into
+   * that buffer before any sent() waited for it.  The stream is idle by now as a rule. */
+  CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
   static cudaEvent_t computed;
   if (!computed) CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(computed, cuda_compute_stream()));
