@@ -51,14 +51,18 @@ typedef struct {
   const char *dir;
   char last_restart[EFSI_PATH_LEN + 64];
   long fields_step, restart_step;   /* last step written */
+  long host_step;            /* the step the host mirror was last copied at (-1: never) */
   efsi_wall_budget budget;   /* time.wall_limit and what the run measured against it */
   int write_measured;        /* budget.write_seconds is a measured restart write */
 } output_state;
 
-/* The host mirror holds the state (a copy from the device on a GPU). */
+/* The host mirror holds the state (a copy from the device on a GPU, once per step however
+ * many files the step writes). */
 static void to_host(output_state *o)
 {
-  if (o->host != o->s) state_transfer(o->s, o->host, o->sv->backend, 0);
+  if (o->host == o->s || o->host_step == o->s->step) return;
+  state_transfer(o->s, o->host, o->sv->backend, 0);
+  o->host_step = o->s->step;
 }
 
 static void write_fields(output_state *o)
@@ -148,6 +152,7 @@ static int blow_up(output_state *o, const char *why)
 {
   char field[8] = "";
   int at[3] = {0, 0, 0};
+  o->host_step = -1;   /* a step that failed part way changed the state, not its step */
   to_host(o);
   const int nonfinite = locate_point(o->d, o->host, 0, field, at);
   if (!nonfinite) locate_point(o->d, o->host, 1, field, at);
@@ -206,7 +211,7 @@ static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const
 static double restart_bytes(const efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
-  const double arrays = 4 + (s->nmat > 0 ? s->nmat + 6 : 0);
+  const double arrays = state_array_count(s->nmat);
   return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 
@@ -234,7 +239,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
-                    .fields_step = -1, .restart_step = -1};
+                    .fields_step = -1, .restart_step = -1, .host_step = -1};
   int status = 0;
   /* the initial state or the restart file's, drawn on the host, then uploaded once */
   if (restart_file) {
