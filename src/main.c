@@ -33,6 +33,7 @@
 #include "src/state.h"
 #include "src/stop.h"
 #include "src/timestep.h"
+#include "stencils/reductions.h"
 
 /* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
 static int input_error(int rank, const char *message)
@@ -72,13 +73,14 @@ static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, in
 {
   efsi_materials materials;
   const int nmat = materials_of_case(c, &materials);
-  const int state_fields = 4 + (nmat > 0 ? nmat + 6 : 0), solver_fields = 13 + nmat;
-  const int exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
+  const int state_fields = state_array_count(nmat), solver_fields = 13 + nmat;
+  const int exchanged = state_exchanged_count(nmat);
   const double field = (double)g->size * sizeof(double), cells = (double)grid_cells(g);
   const double faces = 2.0 * ((double)(g->n[1] + 6) * (g->n[2] + 6) + (double)(g->n[0] + 6) * (g->n[2] + 6)
                               + (double)(g->n[0] + 6) * (g->n[1] + 6));
   const double halo = 2.0 * exchanged * EFSI_HALO * faces * sizeof(double);   /* send + receive */
-  const double planes = (double)g->n[2] * 16 * sizeof(double);
+  /* the reductions' per-plane partials (src/solver.c: the ACM's double-double pairs) */
+  const double planes = (double)g->n[2] * 2 * SUM_COUNT * sizeof(double);
   const int smac = c->pressure_method == PRESSURE_SMAC;
   memory_needs m = {0, 0};
   if (c->device == DEVICE_GPU) {
@@ -163,7 +165,7 @@ static int block_fits(const efsi_config *c, const int dims[3], char *err, size_t
   }
   efsi_materials materials;
   const int nmat = materials_of_case(c, &materials);
-  const double exchanged = 3 + (nmat > 0 ? nmat + 6 : 0);
+  const double exchanged = state_exchanged_count(nmat);
   double face = 0;
   for (int e = 0; e < 3; e++)
     face = fmax(face, EFSI_HALO * exchanged * (n[(e + 1) % 3] + 2 * EFSI_HALO)

@@ -27,6 +27,11 @@ typedef struct {
 
 /* Allocate the fields of a state on grid g with nmat materials (named) and set
  * v = 0, p = 0, phi = 0, B = I.  Returns nonzero when memory runs out. */
+/* The arrays of a state with nmat materials: u, v, w, p, and with a solid phi_m and the six
+ * components of B; and those a halo exchange of the state carries (all but p). */
+static inline int state_array_count(int nmat) { return 4 + (nmat > 0 ? nmat + 6 : 0); }
+static inline int state_exchanged_count(int nmat) { return state_array_count(nmat) - 1; }
+
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names);
 /* The state of a case: its materials (src/materials.h) in their order. */
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c);
