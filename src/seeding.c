@@ -728,27 +728,34 @@ static int lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body
   return rc;
 }
 
+/* Every image of body b (along periodic axes) whose bounding sphere meets [lo, hi],
+ * appended to list with the given id. */
+static int images_near(const efsi_seeding *s, const efsi_body *b, long id, const double lo[3],
+                       const double hi[3], body_list *list)
+{
+  const double r = shape_bounding_radius(b->kind, b->size);
+  long first[3], last[3];
+  for (int d = 0; d < 3; d++) {
+    first[d] = s->periodic[d] ? (long)ceil((lo[d] - r - b->center[d]) / s->length[d]) : 0;
+    last[d] = s->periodic[d] ? (long)floor((hi[d] + r - b->center[d]) / s->length[d]) : 0;
+  }
+  for (long k = first[2]; k <= last[2]; k++)
+    for (long j = first[1]; j <= last[1]; j++)
+      for (long i = first[0]; i <= last[0]; i++) {
+        efsi_body image = *b;
+        const long shift[3] = {i, j, k};
+        image.id = id;
+        for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
+        if (sphere_meets_box(image.center, r, lo, hi) && append(list, &image)) return 1;
+      }
+  return 0;
+}
+
 static int singles_near(const lattice *L, const efsi_seeding *s, const efsi_body *singles,
                         int nsingle, const double lo[3], const double hi[3], body_list *list)
 {
-  for (int j = 0; j < nsingle; j++) {
-    const double r = shape_bounding_radius(singles[j].kind, singles[j].size);
-    long first[3], last[3];
-    for (int d = 0; d < 3; d++) {
-      const double c = singles[j].center[d], len = s->length[d];
-      first[d] = s->periodic[d] ? (long)ceil((lo[d] - r - c) / len) : 0;
-      last[d] = s->periodic[d] ? (long)floor((hi[d] + r - c) / len) : 0;
-    }
-    for (long k = first[2]; k <= last[2]; k++)
-      for (long m = first[1]; m <= last[1]; m++)
-        for (long i = first[0]; i <= last[0]; i++) {
-          efsi_body b = singles[j];
-          const long image[3] = {i, m, k};
-          b.id = L->seeded + j;
-          for (int d = 0; d < 3; d++) b.center[d] += image[d] * s->length[d];
-          if (sphere_meets_box(b.center, r, lo, hi) && append(list, &b)) return 1;
-        }
-  }
+  for (int j = 0; j < nsingle; j++)
+    if (images_near(s, &singles[j], L->seeded + j, lo, hi, list)) return 1;
   return 0;
 }
 
@@ -757,23 +764,8 @@ static int singles_near(const lattice *L, const efsi_seeding *s, const efsi_body
 static int packed_near(const efsi_seeding *s, const double lo[3], const double hi[3],
                        body_list *list)
 {
-  for (long m = 0; m < packed.n; m++) {
-    const efsi_body *b = &packed.bodies[m];
-    const double r = shape_bounding_radius(b->kind, b->size);
-    long first[3], last[3];
-    for (int d = 0; d < 3; d++) {
-      first[d] = s->periodic[d] ? (long)ceil((lo[d] - r - b->center[d]) / s->length[d]) : 0;
-      last[d] = s->periodic[d] ? (long)floor((hi[d] + r - b->center[d]) / s->length[d]) : 0;
-    }
-    for (long k = first[2]; k <= last[2]; k++)
-      for (long j = first[1]; j <= last[1]; j++)
-        for (long i = first[0]; i <= last[0]; i++) {
-          efsi_body image = *b;
-          const long shift[3] = {i, j, k};
-          for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
-          if (sphere_meets_box(image.center, r, lo, hi) && append(list, &image)) return 1;
-        }
-  }
+  for (long m = 0; m < packed.n; m++)
+    if (images_near(s, &packed.bodies[m], packed.bodies[m].id, lo, hi, list)) return 1;
   return 0;
 }
 
