@@ -17,16 +17,16 @@ typedef struct {
   MPI_Comm line[3];          /* ranks that share my coordinates except along d */
 } efsi_decomp;
 
-/* Build the process grid for `cells` on comm.  ranks[d] = 0 lets efsi choose that factor:
- * among the factorizations that divide the cells (at least 3 per rank along a split or
- * walled direction) the one with the smallest halo surface (docs/parallel.md).  Returns
- * nonzero, with a one-line message in err, when the factors do not multiply to the number
- * of ranks or a factor does not divide its cell count.  Collective. */
 /* The process grid alone, without MPI: the dims decomp_create would choose for size ranks
  * (the same checks and messages).  --check plans a run of any size with it. */
 int decomp_plan(int size, const int cells[3], const int ranks[3], const int periodic[3],
                 int dims[3], char *err, size_t errlen);
 
+/* Build the process grid for `cells` on comm.  ranks[d] = 0 lets efsi choose that factor:
+ * among the factorizations that divide the cells (at least 3 per rank along a split or
+ * walled direction) the one with the smallest halo surface (docs/parallel.md).  Returns
+ * nonzero, with a one-line message in err, when the factors do not multiply to the number
+ * of ranks or a factor does not divide its cell count.  Collective. */
 int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int ranks[3],
                   const int periodic[3], char *err, size_t errlen);
 

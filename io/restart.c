@@ -4,9 +4,9 @@
  * the material list as attributes.  Reading checks the grid, boundaries, materials and every
  * array against the snapshot asked for, then fills each rank's owned cells: values are
  * bitwise. */
-#include "io/restart.h"
-
 #define _POSIX_C_SOURCE 200809L
+
+#include "io/restart.h"
 
 #include <dirent.h>
 #include <errno.h>
