@@ -128,14 +128,6 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
   reduce_planes(plane, g->n[2], FLOW_COUNT, combine, out);
 }
 
-double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane)
-{
-  PLANE_SUMS(g, plane, p, f[p]);
-  double total;
-  reduce_planes(plane, g->n[2], 1, NULL, &total);
-  return total;
-}
-
 void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
                  double out[MOMENT_COUNT])
 {

@@ -123,9 +123,6 @@ EFSI_POINT double first_centre(const efsi_grid *g, int d)
 void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
                  double out[MOMENT_COUNT]);
 
-/* The sum of f over the owned cells; plane holds n[2] doubles. */
-double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane);
-
 /* The elastic energy on the owned cells, sum over cells of e hx hy hz with
  * e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1, tr B >= 3).  plane holds
  * n[2] doubles. */

@@ -136,14 +136,6 @@ void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const do
   }, out);
 }
 
-double field_sum_cuda(const efsi_grid *g, const double *f, double *plane)
-{
-  double total;
-  plane_reduce<1>(g, "field_sum", NULL, 0.0, plane,
-                  [=] __device__(ptrdiff_t q, double *x) { x[0] = f[q]; }, &total);
-  return total;
-}
-
 void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
                       double out[MOMENT_COUNT])
 {
