@@ -44,17 +44,11 @@ plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, unsig
   if (t < COUNT) plane[(size_t)k * COUNT + t] = part[t][0];
 }
 
-/* Host staging for the partials (page-locked, grown as needed). */
+/* Host staging for n partials (page-locked, grown as needed). */
 static double *staged(size_t n)
 {
-  static double *host;
-  static size_t capacity;
-  if (n > capacity) {
-    if (host) CUDA_CHECK(cudaFreeHost(host));
-    CUDA_CHECK(cudaMallocHost((void **)&host, n * sizeof(double)));
-    capacity = n;
-  }
-  return host;
+  static cuda_buffer host = {NULL, 0, 1};
+  return (double *)cuda_grow(&host, n * sizeof(double));
 }
 
 /* Run the plane kernel over the owned cells of g, bring the partials to the host and
@@ -219,16 +213,11 @@ void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
   const ptrdiff_t along = g->stride[other];
   const double scale = mu * 2.0 * g->inv_h[d];
   const int n0 = g->n[0], rows = g->n[other], faces = n0 * rows;
-  static double *device_faces;
-  static int capacity;
+  static cuda_buffer faces_buffer = {NULL, 0, 0};
   cudaStream_t stream = cuda_compute_stream();
   for (int side = 0; side < 2; side++) {
     if (!(side ? g->wall_hi[d] : g->wall_lo[d])) continue;
-    if (faces > capacity) {
-      if (device_faces) CUDA_CHECK(cudaFree(device_faces));
-      CUDA_CHECK(cudaMalloc((void **)&device_faces, (size_t)faces * sizeof(double)));
-      capacity = faces;
-    }
+    double *device_faces = (double *)cuda_grow(&faces_buffer, (size_t)faces * sizeof(double));
     int first[3] = {0, 0, 0};
     first[d] = side ? g->n[d] - 1 : 0;
     wall_faces_kernel<<<dim3((unsigned)((n0 + 127) / 128), (unsigned)rows), 128, 0, stream>>>(
