@@ -12,8 +12,9 @@
  * x = a * b; s = hi + x into one fused multiply-add (-ffp-contract=fast, the
  * --enable-native build) computes another s than the error term assumes, and the sums then
  * depend on their order again.  A file whose functions add with dd_add must be compiled
- * without contraction: it includes base/dd_contract_off.h before anything else (nvcc:
- * efsi's GPU build passes --fmad=false). */
+ * without contraction: it includes base/dd_contract_off.h before anything else.  On the GPU
+ * two_sum adds and subtracts with __dadd_rn and __dsub_rn, which nvcc never fuses into a
+ * multiply-add, so the sums stay exact with --fmad=true (--enable-cuda-fma) as well. */
 
 #include "base/portable.h"
 
@@ -23,8 +24,13 @@ typedef struct { double hi, lo; } dd_sum;
  * condition on the magnitudes). */
 EFSI_POINT double two_sum(double a, double b, double *error)
 {
+#if defined(__CUDA_ARCH__)
+  const double s = __dadd_rn(a, b), bb = __dsub_rn(s, a);
+  *error = __dadd_rn(__dsub_rn(a, __dsub_rn(s, bb)), __dsub_rn(b, bb));
+#else
   const double s = a + b, bb = s - a;
   *error = (a - (s - bb)) + (b - bb);
+#endif
   return s;
 }
 

@@ -14,4 +14,16 @@
 #define EFSI_POINT static inline
 #endif
 
+/* Before a short loop inside a point formula (over the three directions, say): unrolled
+ * completely, as if written out, so that the point loop around it still vectorises (GCC's
+ * vectoriser gives up on a loop nested in the point loop). */
+#define EFSI_PRAGMA_STRING(text) #text
+#if defined(__CUDACC__)
+#define EFSI_UNROLL(n) _Pragma(EFSI_PRAGMA_STRING(unroll n))
+#elif defined(__GNUC__)
+#define EFSI_UNROLL(n) _Pragma(EFSI_PRAGMA_STRING(GCC unroll n))
+#else
+#define EFSI_UNROLL(n)
+#endif
+
 #endif

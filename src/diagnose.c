@@ -19,7 +19,6 @@
 #include "stencils/operators.h"
 #include "base/errors.h"
 #include "decomp/reduce.h"
-#include "src/materials.h"
 #include "stencils/solid_stress.h"
 
 /* The centroid and the second moments about it, per volume, from the sums of phi_moments
@@ -52,12 +51,12 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);
 
   /* one global sum: kinetic energy, div^2, u, the wall shear and its faces, the elastic
-   * energy, the lumen's fluxes and wall shear, each material's volume and the moments of
-   * its phi; one global maximum: speed, |div|, -min and max det B, the lumen's largest wall
-   * shear */
-  enum { KINETIC, DIV2, U, SHEAR, FACES, ELASTIC, LUMEN, VOLUME = LUMEN + LUMEN_SHEAR_MAX };
-  const int moments = VOLUME + s->nmat;   /* material m's moments from moments + m MOMENT_COUNT */
-  double sums[VOLUME + EFSI_MAX_MATERIALS * (1 + MOMENT_COUNT)] = {0}, maxima[5] = {0};
+   * energy, the lumen's fluxes and wall shear, and the moments of each material's phi (the
+   * first, sum phi, times a cell's volume is the material's volume); one global maximum: speed, |div|, -min and
+   * max det B, the lumen's largest wall shear */
+  enum { KINETIC, DIV2, U, SHEAR, FACES, ELASTIC, LUMEN, MOMENTS = LUMEN + LUMEN_SHEAR_MAX };
+  double sums[MOMENTS + EFSI_MAX_MATERIALS * MOMENT_COUNT] = {0}, maxima[5] = {0};
+  double *const moments = &sums[MOMENTS];   /* material m's from moments + m MOMENT_COUNT */
   sums[KINETIC] = flow[FLOW_KINETIC];
   sums[DIV2] = flow[FLOW_DIV2];
   sums[U] = flow[FLOW_U];
@@ -71,32 +70,30 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     /* the extremes of det B over solid cells (sum of phi >= 1/2) */
     double det[2];
     double *const *phi = (double *const *)s->phi, *const *b = (double *const *)s->b;
-    const double dv = g->h[0] * g->h[1] * g->h[2];
-    for (int m = 0; m < s->nmat; m++) sums[VOLUME + m] = k->field_sum(g, s->phi[m], plane) * dv;
     for (int m = 0; m < s->nmat; m++)
-      k->phi_moments(g, s->phi[m], plane, &sums[moments + m * MOMENT_COUNT]);
+      k->phi_moments(g, s->phi[m], plane, moments + m * MOMENT_COUNT);
     sums[ELASTIC] = k->elastic_energy(g, s->nmat, sv->modulus, phi, b, plane);
     k->det_range(g, s->nmat, phi, b, 0.5, plane, det);
     maxima[2] = -det[0];
     maxima[3] = det[1];
   }
-  int wall = -1, rbc = -1;
-  if (c->vessel_shape == VESSEL_TUBE) {
-    efsi_materials materials;
-    materials_of_case(c, &materials);
-    wall = materials_index(&materials, "wall");
-    rbc = materials_index(&materials, "rbc");
+  const int wall = c->vessel_shape == VESSEL_TUBE ? sv->wall_material : -1;
+  const int rbc = sv->rbc_material;
+  if (wall >= 0) {
     double lumen[LUMEN_COUNT];
     k->lumen_sums(g, c->viscosity, s->phi[wall], rbc >= 0 ? s->phi[rbc] : NULL, s->u, s->v,
                   s->w, plane, lumen);
     for (int q = 0; q < LUMEN_SHEAR_MAX; q++) sums[LUMEN + q] = lumen[q];
     maxima[4] = lumen[LUMEN_SHEAR_MAX];
   }
-  global_sum(sv->decomp, sums, moments + s->nmat * MOMENT_COUNT);
+  global_sum(sv->decomp, sums, MOMENTS + s->nmat * MOMENT_COUNT);
   global_max(sv->decomp, maxima, wall >= 0 ? 5 : s->nmat > 0 ? 4 : 2);
 
   const double cells = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
-  const double volume = g->h[0] * g->h[1] * g->h[2];
+  const double volume = g->h[0] * g->h[1] * g->h[2];   /* of a cell */
+  double material_volume[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < s->nmat; m++)
+    material_volume[m] = moments[m * MOMENT_COUNT + MOMENT_1] * volume;
   row->step = s->step;
   row->time = s->time;
   row->dt = sv->dt;
@@ -112,18 +109,18 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   row->elastic_energy = sums[ELASTIC];
   row->solid_volume = 0.0;
   for (int m = 0; m < s->nmat; m++) {
-    row->material_volume[m] = sums[VOLUME + m];
-    row->solid_volume += sums[VOLUME + m];
-    shape_of_moments(&sums[moments + m * MOMENT_COUNT], g->length, row->material_shape[m]);
+    row->material_volume[m] = material_volume[m];
+    row->solid_volume += material_volume[m];
+    shape_of_moments(moments + m * MOMENT_COUNT, g->length, row->material_shape[m]);
   }
   row->lumen_flow_rate = row->tube_hematocrit = row->discharge_hematocrit = 0.0;
   row->lumen_wall_shear_mean = row->lumen_wall_shear_max = 0.0;
   if (wall >= 0) {
     const double box = g->length[0] * g->length[1] * g->length[2];
-    const double lumen_volume = box - sums[VOLUME + wall];
+    const double lumen_volume = box - material_volume[wall];
     const double flux = sums[LUMEN + LUMEN_FLUX];
     row->lumen_flow_rate = flux * g->h[1] * g->h[2] / g->global_n[0];
-    row->tube_hematocrit = rbc >= 0 && lumen_volume > 0 ? sums[VOLUME + rbc] / lumen_volume : 0.0;
+    row->tube_hematocrit = rbc >= 0 && lumen_volume > 0 ? material_volume[rbc] / lumen_volume : 0.0;
     row->discharge_hematocrit = flux != 0.0 ? sums[LUMEN + LUMEN_RBC_FLUX] / flux : 0.0;
     const double crossings = sums[LUMEN + LUMEN_CROSSINGS];
     row->lumen_wall_shear_mean = crossings > 0 ? sums[LUMEN + LUMEN_SHEAR] / crossings : 0.0;

@@ -39,6 +39,8 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   materials_of_case(c, &materials);
   const int nmat = sv->nmat = materials.count;
   for (int m = 0; m < nmat; m++) sv->modulus[m] = materials.modulus[m];
+  sv->wall_material = materials_index(&materials, "wall");
+  sv->rbc_material = materials_index(&materials, "rbc");
   double **arrays[] = {&sv->fu, &sv->fv, &sv->fw, &sv->stress[0], &sv->stress[1],
                        &sv->stress[2], &sv->stress[3], &sv->stress[4], &sv->stress[5],
                        &sv->div, &sv->lap_div, &sv->lap_p, &sv->dp};

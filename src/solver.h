@@ -38,6 +38,7 @@ typedef struct {
   double dt;
   int nmat;                      /* materials of the state, with their shear moduli */
   double modulus[EFSI_MAX_MATERIALS];
+  int wall_material, rbc_material;   /* the indices of "wall" and "rbc" (-1: absent) */
   double *fu, *fv, *fw;          /* momentum right-hand side (acceleration) */
   double *stress[6];             /* sxx, syy, szz at centres; sxy, sxz, syz on edges */
   double *div;                   /* D* = rho div v* */

@@ -28,7 +28,6 @@ const efsi_kernels efsi_cpu_kernels = {
   .oldroyd_update = oldroyd_update,
   .acm_sums = acm_sums,
   .flow_norms = flow_norms,
-  .field_sum = field_sum,
   .phi_moments = phi_moments,
   .elastic_energy = elastic_energy,
   .det_range = det_range,

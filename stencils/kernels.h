@@ -55,7 +55,6 @@ typedef struct efsi_kernels {
   void (*flow_norms)(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
-  double (*field_sum)(const efsi_grid *g, const double *f, double *plane);
   void (*phi_moments)(const efsi_grid *g, const double *phi, double *plane,
                       double out[MOMENT_COUNT]);
   double (*elastic_energy)(const efsi_grid *g, int nmat, const double *modulus,

@@ -103,9 +103,7 @@ static void update_row(const row_update *r, const efsi_grid *layout, const doubl
     const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s3, ih);
     const sym_tensor_t B = sym_load(b, p), R = sym_load(rate, p);
     const sym_tensor_t s = oldroyd_rate_at(&L, B);
-    const sym_tensor_t moved = {B.xx + dt * (R.xx + s.xx), B.yy + dt * (R.yy + s.yy),
-                                B.zz + dt * (R.zz + s.zz), B.xy + dt * (R.xy + s.xy),
-                                B.xz + dt * (R.xz + s.xz), B.yz + dt * (R.yz + s.yz)};
+    const sym_tensor_t moved = transported_at(B, dt, R, s);
     const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
     sym_store(b, p, treatment_apply(f, moved));
   }

@@ -53,6 +53,17 @@ EFSI_POINT sym_tensor_t oldroyd_rate_at(const velocity_gradient_t *L, sym_tensor
   return r;
 }
 
+/* B + dt (R + s): one explicit step of the transport of B at a point, R = -v.grad B and
+ * s = L.B + B.L^T. */
+EFSI_POINT sym_tensor_t transported_at(sym_tensor_t B, double dt, sym_tensor_t R,
+                                       sym_tensor_t s)
+{
+  sym_tensor_t t = {B.xx + dt * (R.xx + s.xx), B.yy + dt * (R.yy + s.yy),
+                    B.zz + dt * (R.zz + s.zz), B.xy + dt * (R.xy + s.xy),
+                    B.xz + dt * (R.xz + s.xz), B.yz + dt * (R.yz + s.yz)};
+  return t;
+}
+
 /* gdot^2 = 2 D:D with 2 D_ab = L_ab + L_ba: the square of the local shear rate. */
 EFSI_POINT double strain_rate_squared(const velocity_gradient_t *L)
 {

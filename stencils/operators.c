@@ -33,6 +33,6 @@ void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
     double c;
     const ptrdiff_t s = gradient_faces(g, d, scale, lo, hi, &c);
     double *restrict a = velocity[d];
-    FOR_BOX(g, lo, hi, q) a[q] += c * (p[q] - p[q - s]);
+    FOR_BOX(g, lo, hi, q) a[q] += gradient_at(p, q, s, c);
   }
 }

@@ -35,6 +35,13 @@ EFSI_POINT double divergence_at(const double *restrict u, const double *restrict
        + forward_difference(w, p, s[2], inv_h[2]);
 }
 
+/* c (p(q) - p(q - s)): the gradient at face q from the two cells either side of it, times
+ * c = scale / h. */
+EFSI_POINT double gradient_at(const double *restrict p, ptrdiff_t q, ptrdiff_t s, double c)
+{
+  return c * (p[q] - p[q - s]);
+}
+
 /* The 7-point Laplacian of f at p; inv_h2 the squared inverse spacings. */
 EFSI_POINT double laplacian_at(const double *restrict f, ptrdiff_t p, const ptrdiff_t s[3],
                                const double inv_h2[3])

@@ -9,7 +9,7 @@ void velocity_update(const efsi_grid *g, int c, double dt, double body,
 {
   int lo[3], hi[3];
   location_range(g, LOC_FACE_X + c, lo, hi);
-  FOR_BOX(g, lo, hi, p) rate[p] = f[p] + dt * (rate[p] + body);
+  FOR_BOX(g, lo, hi, p) rate[p] = velocity_update_at(f[p], dt, rate[p], body);
 }
 
 void velocity_shift(const efsi_grid *g, int c, double shift, double *restrict f)
@@ -25,7 +25,7 @@ void pressure_increment(const efsi_grid *g, int width, double a_over_dt, double 
 {
   int lo[3], hi[3];
   box_owned(g, width, lo, hi);
-  FOR_BOX(g, lo, hi, q) dp[q] = -(b_over_dt * p[q] + a_over_dt * div[q]);
+  FOR_BOX(g, lo, hi, q) dp[q] = pressure_increment_at(a_over_dt, b_over_dt, p[q], div[q]);
 }
 
 void pressure_update(const efsi_grid *g, int width, double shift, const double *restrict dp,
@@ -33,7 +33,7 @@ void pressure_update(const efsi_grid *g, int width, double shift, const double *
 {
   int lo[3], hi[3];
   box_owned(g, width, lo, hi);
-  FOR_BOX(g, lo, hi, q) p[q] = p[q] + dp[q] - shift;
+  FOR_BOX(g, lo, hi, q) p[q] = pressure_update_at(p[q], dp[q], shift);
 }
 
 void field_axpy(const efsi_grid *g, double c, const double *restrict r, double *restrict f)

@@ -6,12 +6,30 @@
 #define EFSI_PROJECTION_H
 
 #include "base/grid.h"
+#include "base/portable.h"
 
 /* Operations per owned cell: velocity update 3 x 3, dp 3, pressure 2, and per array of an
  * update f += c r 2. */
 #define VELOCITY_UPDATE_FLOPS 9.0
 #define PRESSURE_FLOPS 5.0
 #define AXPY_FLOPS 2.0
+
+/* The per-point formulas of the three kernels below. */
+EFSI_POINT double velocity_update_at(double f, double dt, double rate, double body)
+{
+  return f + dt * (rate + body);
+}
+
+EFSI_POINT double pressure_increment_at(double a_over_dt, double b_over_dt, double p,
+                                        double div)
+{
+  return -(b_over_dt * p + a_over_dt * div);
+}
+
+EFSI_POINT double pressure_update_at(double p, double dp, double shift)
+{
+  return p + dp - shift;
+}
 
 /* Velocity component c (0, 1, 2) on its updated faces, into the rate array:
  * rate <- f + dt * (rate + body), i.e. v* = v^N + dt (F + f e_x / rho), leaving v^N intact. */

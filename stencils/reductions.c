@@ -112,13 +112,13 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
     FOR_ROWS_OF_PLANE(g, k, row) {
 #pragma omp simd reduction(+ : ke, d2, us) reduction(max : umax, dmax)
       for (int i = 0; i < g->n[0]; i++) {
-        const double uu = u[row + i], vv = v[row + i], ww = w[row + i];
-        const double dv = scale * div[row + i];
-        ke += uu * uu + vv * vv + ww * ww;
-        d2 += dv * dv;
-        us += uu;
-        umax = fmax(umax, fmax(fabs(uu), fmax(fabs(vv), fabs(ww))));
-        dmax = fmax(dmax, fabs(dv));
+        double x[FLOW_COUNT];
+        flow_terms(u, v, w, div, scale, row + i, x);
+        ke += x[FLOW_KINETIC];
+        d2 += x[FLOW_DIV2];
+        us += x[FLOW_U];
+        umax = fmax(umax, x[FLOW_SPEED_MAX]);
+        dmax = fmax(dmax, x[FLOW_DIV_MAX]);
       }
     }
     const double partial[FLOW_COUNT] = {ke, d2, us, umax, dmax};   /* the FLOW_ order */
@@ -126,21 +126,6 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
   }
   static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
   reduce_planes(plane, g->n[2], FLOW_COUNT, combine, out);
-}
-
-double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane)
-{
-  PLANE_SUMS(g, plane, p, f[p]);
-  double total;
-  reduce_planes(plane, g->n[2], 1, NULL, &total);
-  return total;
-}
-
-/* The coordinate of the first owned cell centre along d, from the centre of the box; cell i
- * is at first_centre + i h (the GPU's kernel forms the same). */
-static inline double first_centre(const efsi_grid *g, int d)
-{
-  return g->offset[d] * g->h[d] + 0.5 * g->h[d] - 0.5 * g->length[d];
 }
 
 void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
@@ -178,22 +163,12 @@ void phi_moments(const efsi_grid *g, const double *restrict phi, double *restric
   reduce_planes(plane, g->n[2], MOMENT_COUNT, NULL, out);
 }
 
-/* G phi (tr B - 3) at p, the materials summed in their order from zero. */
-static inline double elastic_density(int nmat, const double *modulus, double *const phi[],
-                                     const double *restrict bxx, const double *restrict byy,
-                                     const double *restrict bzz, ptrdiff_t p)
-{
-  double gp = 0.0;
-  for (int m = 0; m < nmat; m++) gp += modulus[m] * phi[m][p];
-  return gp * (bxx[p] + byy[p] + bzz[p] - 3.0);
-}
-
 double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
                       double *const phi[], double *const b[6], double *restrict plane)
 {
   if (nmat == 0) return 0.0;
   const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ];
-  PLANE_SUMS(g, plane, p, elastic_density(nmat, modulus, phi, bxx, byy, bzz, p));
+  PLANE_SUMS(g, plane, p, elastic_density_at(nmat, modulus, phi, bxx, byy, bzz, p));
   double total;
   reduce_planes(plane, g->n[2], 1, NULL, &total);
   return 0.5 * total * g->h[0] * g->h[1] * g->h[2];
@@ -210,12 +185,8 @@ void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const 
     FOR_ROWS_OF_PLANE(g, k, row) {
       for (int i = 0; i < g->n[0]; i++) {
         const ptrdiff_t p = row + i;
-        double phi_total = 0.0;
-        for (int m = 0; m < nmat; m++) phi_total += phi[m][p];
-        if (phi_total < phi_min) continue;
-        const double det = bxx[p] * (byy[p] * bzz[p] - byz[p] * byz[p])
-                         - bxy[p] * (bxy[p] * bzz[p] - byz[p] * bxz[p])
-                         + bxz[p] * (bxy[p] * byz[p] - byy[p] * bxz[p]);
+        if (solid_fraction_at(nmat, phi, p) < phi_min) continue;
+        const double det = symmetric_det(bxx[p], byy[p], bzz[p], bxy[p], bxz[p], byz[p]);
         lo = fmin(lo, det);
         hi = fmax(hi, det);
       }
@@ -261,8 +232,7 @@ void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
   const ptrdiff_t s[3] = {1, g->stride[1], g->stride[2]};
   const double h[3] = {g->h[0], g->h[1], g->h[2]};
   /* cell (j, k) lies at (y0 + j h1, z0 + k h2) from the axis */
-  const double y0 = (g->offset[1] + 0.5) * h[1] - 0.5 * g->length[1];
-  const double z0 = (g->offset[2] + 0.5) * h[2] - 0.5 * g->length[2];
+  const double y0 = lumen_first_centre(g, 1), z0 = lumen_first_centre(g, 2);
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     double partial[LUMEN_COUNT] = {0};

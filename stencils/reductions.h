@@ -14,6 +14,7 @@
 #include "base/dd.h"
 #include "base/grid.h"
 #include "base/portable.h"
+#include "stencils/solid_stress.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
 enum {
@@ -81,6 +82,20 @@ EFSI_POINT void acm_terms(const double *restrict div, const double *restrict lap
  * order into out[2 count]. */
 void reduce_planes_dd(const double *plane, int planes, int count, double *out);
 
+/* The flow diagnostics' terms at point q (the FLOW_ order): the sums' terms u^2 + v^2 + w^2,
+ * (scale div)^2 and u, the maxima's max(|u|, |v|, |w|) and |scale div|. */
+EFSI_POINT void flow_terms(const double *restrict u, const double *restrict v,
+                           const double *restrict w, const double *restrict div, double scale,
+                           ptrdiff_t q, double x[FLOW_COUNT])
+{
+  const double uu = u[q], vv = v[q], ww = w[q], dv = scale * div[q];
+  x[FLOW_KINETIC] = uu * uu + vv * vv + ww * ww;
+  x[FLOW_DIV2] = dv * dv;
+  x[FLOW_U] = uu;
+  x[FLOW_SPEED_MAX] = fmax(fabs(uu), fmax(fabs(vv), fabs(ww)));
+  x[FLOW_DIV_MAX] = fabs(dv);
+}
+
 /* out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
  * scale); plane holds n[2] * FLOW_COUNT doubles. */
 void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
@@ -97,18 +112,40 @@ enum {
   MOMENT_XZ, MOMENT_YZ, MOMENT_COUNT
 };
 
+/* The coordinate of the first owned cell centre along d, from the centre of the box; cell i
+ * is at first_centre + i h (phi_moments, on both backends). */
+EFSI_POINT double first_centre(const efsi_grid *g, int d)
+{
+  return g->offset[d] * g->h[d] + 0.5 * g->h[d] - 0.5 * g->length[d];
+}
+
 /* out[MOMENT_*] of phi over the owned cells; plane holds n[2] * MOMENT_COUNT doubles. */
 void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
                  double out[MOMENT_COUNT]);
-
-/* The sum of f over the owned cells; plane holds n[2] doubles. */
-double field_sum(const efsi_grid *g, const double *restrict f, double *restrict plane);
 
 /* The elastic energy on the owned cells, sum over cells of e hx hy hz with
  * e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1, tr B >= 3).  plane holds
  * n[2] doubles. */
 double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
                       double *const phi[], double *const b[6], double *restrict plane);
+
+/* G phi (tr B - 3) at p, G phi = sum_m G_m phi_m (modulus_sum_at); nmat >= 1.  (Summed
+ * from G_0 phi_0 rather than from 0, it differs from a sum started at 0 only in the sign of
+ * a zero, which no sum of such terms started at +0 can show.) */
+EFSI_POINT double elastic_density_at(int nmat, const double *modulus, double *const phi[],
+                                     const double *restrict bxx, const double *restrict byy,
+                                     const double *restrict bzz, ptrdiff_t p)
+{
+  return modulus_sum_at(nmat, modulus, phi, p) * (bxx[p] + byy[p] + bzz[p] - 3.0);
+}
+
+/* The determinant of the symmetric tensor (xx, yy, zz, xy, xz, yz), expanded along its
+ * first row. */
+EFSI_POINT double symmetric_det(double xx, double yy, double zz, double xy, double xz,
+                                double yz)
+{
+  return xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
+}
 
 /* range[0], range[1] = min and max of det B over the owned cells whose total solid fraction
  * sum_m phi_m is at least phi_min (the incompressible solid keeps det B = 1); +inf and -inf
@@ -134,6 +171,14 @@ enum {
   LUMEN_SHEAR_MAX,     /* the largest */
   LUMEN_COUNT
 };
+
+/* The coordinate along d (1 or 2) of the first owned cell centre from the tube's axis,
+ * (offset + 1/2) h - L/2: the place of first_centre, rounded differently (one product, not
+ * two); lumen_sums keeps this form, whose bits its diagnostics have. */
+EFSI_POINT double lumen_first_centre(const efsi_grid *g, int d)
+{
+  return (g->offset[d] + 0.5) * g->h[d] - 0.5 * g->length[d];
+}
 
 /* The cell-centred velocity at c. */
 EFSI_POINT void centred_velocity(const double *restrict u, const double *restrict v,

@@ -4,7 +4,6 @@
  * the six stresses once. */
 #include "stencils/solid_stress.h"
 
-#include "base/tensor.h"
 #include "stencils/loop.h"
 
 void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
@@ -24,18 +23,9 @@ void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
     FOR_BOX(g, lo, hi, p) gphi[p] += gm * pm[p];
   }
   box_owned(g, 1, lo, hi);
-  const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
-               *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
-  double *restrict sxx = s[TXX], *restrict syy = s[TYY], *restrict szz = s[TZZ],
-         *restrict sxy = s[TXY], *restrict sxz = s[TXZ], *restrict syz = s[TYZ];
+  /* the arrays in locals: the stores to the stress cannot alias them */
+  double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+  double *const sl[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
-  FOR_BOX(g, lo, hi, p) {
-    const double g3 = gphi[p] * (1.0 / 3.0);
-    sxx[p] += solid_diagonal_at(g3, bxx[p], byy[p], bzz[p]);
-    syy[p] += solid_diagonal_at(g3, byy[p], bxx[p], bzz[p]);
-    szz[p] += solid_diagonal_at(g3, bzz[p], bxx[p], byy[p]);
-    sxy[p] += solid_edge_at(gphi, bxy, p, sx, sy);
-    sxz[p] += solid_edge_at(gphi, bxz, p, sx, sz);
-    syz[p] += solid_edge_at(gphi, byz, p, sy, sz);
-  }
+  FOR_BOX(g, lo, hi, p) solid_stress_at(gphi, bl, sl, p, sx, sy, sz);
 }

@@ -10,6 +10,7 @@
 
 #include "base/grid.h"
 #include "base/portable.h"
+#include "base/tensor.h"
 
 /* sum_m G_m phi_m at p, materials in their order (modulus[m] = G_m). */
 EFSI_POINT double modulus_sum_at(int nmat, const double *modulus, double *const phi[],
@@ -18,6 +19,15 @@ EFSI_POINT double modulus_sum_at(int nmat, const double *modulus, double *const 
   double gp = modulus[0] * phi[0][p];
   for (int m = 1; m < nmat; m++) gp += modulus[m] * phi[m][p];
   return gp;
+}
+
+/* sum_m phi_m at p, the total solid fraction, the materials added in their order to 0 (the
+ * CPU's treatment of B forms the same sum row by row: stencils/oldroyd.c, treatment_row). */
+EFSI_POINT double solid_fraction_at(int nmat, double *const phi[], ptrdiff_t p)
+{
+  double total = 0.0;
+  for (int m = 0; m < nmat; m++) total += phi[m][p];
+  return total;
 }
 
 /* G phi dev(B)_aa at p for the diagonal component a with the other two b, c:
@@ -35,6 +45,22 @@ EFSI_POINT double solid_edge_at(const double *restrict gphi, const double *restr
 {
   return 0.25 * ((gphi[p] * bde[p] + gphi[p - sd] * bde[p - sd])
                  + (gphi[p - se] * bde[p - se] + gphi[p - sd - se] * bde[p - sd - se]));
+}
+
+/* s[c] += G phi dev(B)_c at p for the six components c (order of base/tensor.h): the
+ * diagonal at the centre p, the off-diagonal on the edges of index p; gphi holds G phi. */
+EFSI_POINT void solid_stress_at(const double *restrict gphi, double *const b[6],
+                                double *const s[6], ptrdiff_t p, ptrdiff_t sx, ptrdiff_t sy,
+                                ptrdiff_t sz)
+{
+  const double g3 = gphi[p] * (1.0 / 3.0);
+  const double bxx = b[TXX][p], byy = b[TYY][p], bzz = b[TZZ][p];
+  s[TXX][p] += solid_diagonal_at(g3, bxx, byy, bzz);
+  s[TYY][p] += solid_diagonal_at(g3, byy, bxx, bzz);
+  s[TZZ][p] += solid_diagonal_at(g3, bzz, bxx, byy);
+  s[TXY][p] += solid_edge_at(gphi, b[TXY], p, sx, sy);
+  s[TXZ][p] += solid_edge_at(gphi, b[TXZ], p, sx, sz);
+  s[TYZ][p] += solid_edge_at(gphi, b[TYZ], p, sy, sz);
 }
 
 /* s[c] += G phi dev(B)_c over indices -1..n (inclusive) in every direction, the range that

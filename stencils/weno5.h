@@ -144,14 +144,15 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
                                             const double *restrict v,
                                             const double *restrict w, ptrdiff_t p)
 {
-  const ptrdiff_t sx = st->s[0], sy = st->s[1], sz = st->s[2];
-  const double fx = u[p + sx] * weno5_face(f, p + sx, sx, u[p + sx])
-                  - u[p] * weno5_face(f, p, sx, u[p]);
-  const double fy = v[p + sy] * weno5_face(f, p + sy, sy, v[p + sy])
-                  - v[p] * weno5_face(f, p, sy, v[p]);
-  const double fz = w[p + sz] * weno5_face(f, p + sz, sz, w[p + sz])
-                  - w[p] * weno5_face(f, p, sz, w[p]);
-  return -(fx * st->inv_h[0] + fy * st->inv_h[1] + fz * st->inv_h[2]);
+  const double *const a[3] = {u, v, w};
+  double flux[3];   /* high face's flux less the low face's, per direction */
+  EFSI_UNROLL(3)
+  for (int d = 0; d < 3; d++) {
+    const ptrdiff_t s = st->s[d];
+    flux[d] = a[d][p + s] * weno5_face(f, p + s, s, a[d][p + s])
+            - a[d][p] * weno5_face(f, p, s, a[d][p]);
+  }
+  return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
 }
 
 /* Floating-point operations (add, mul = 1, FMA = 2) per point, counted from the formulas

@@ -36,6 +36,19 @@ void cuda_launched(const char *name)
   }
 }
 
+void *cuda_grow(cuda_buffer *b, size_t bytes)
+{
+  if (bytes <= b->capacity) return b->memory;
+  size_t capacity = 2 * b->capacity;
+  if (capacity < bytes) capacity = bytes;
+  if (b->memory) CUDA_CHECK(b->host ? cudaFreeHost(b->memory) : cudaFree(b->memory));
+  b->memory = NULL;
+  b->capacity = 0;
+  CUDA_CHECK(b->host ? cudaMallocHost(&b->memory, capacity) : cudaMalloc(&b->memory, capacity));
+  b->capacity = capacity;
+  return b->memory;
+}
+
 cudaStream_t cuda_compute_stream(void) { return compute_stream; }
 cudaStream_t cuda_halo_stream(void) { return halo_stream; }
 

@@ -19,14 +19,9 @@ __global__ void interpolate_kernel(efsi_grid g, const double *u, const double *v
 void tracers_interpolate_cuda(const efsi_grid *g, const double *u, const double *v,
                               const double *w, efsi_tracer *t, long count)
 {
-  static efsi_tracer *device;
-  static long capacity;
+  static cuda_buffer buffer = {NULL, 0, 0};
   if (count == 0) return;
-  if (count > capacity) {
-    if (device) CUDA_CHECK(cudaFree(device));
-    CUDA_CHECK(cudaMalloc((void **)&device, (size_t)count * sizeof *device));
-    capacity = count;
-  }
+  efsi_tracer *device = (efsi_tracer *)cuda_grow(&buffer, (size_t)count * sizeof *device);
   cudaStream_t stream = cuda_compute_stream();
   const size_t bytes = (size_t)count * sizeof *t;
   CUDA_CHECK(cudaMemcpyAsync(device, t, bytes, cudaMemcpyHostToDevice, stream));

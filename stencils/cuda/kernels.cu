@@ -24,7 +24,6 @@ extern "C" const efsi_kernels efsi_cuda_kernels = {
   oldroyd_update_cuda,
   acm_sums_cuda,
   flow_norms_cuda,
-  field_sum_cuda,
   phi_moments_cuda,
   elastic_energy_cuda,
   det_range_cuda,

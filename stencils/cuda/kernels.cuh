@@ -51,7 +51,6 @@ void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, const double *div, double *plane,
                      double out[FLOW_COUNT]);
-double field_sum_cuda(const efsi_grid *g, const double *f, double *plane);
 void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
                       double out[MOMENT_COUNT]);
 double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,

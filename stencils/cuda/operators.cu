@@ -3,6 +3,7 @@
 #include "stencils/cuda/kernels.cuh"
 
 extern "C" {
+#include "stencils/loop.h"
 #include "stencils/operators.h"
 }
 
@@ -22,18 +23,20 @@ static spacing spacing_of(const efsi_grid *g, int squared)
 void divergence_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
                      const double *w, double *out)
 {
-  const int lo[3] = {0, 0, 0};
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
   const spacing sp = spacing_of(g, 0);
-  for_box(g, lo, g->n, "divergence", [=] __device__(ptrdiff_t p) {
+  for_box(g, lo, hi, "divergence", [=] __device__(ptrdiff_t p) {
     out[p] = scale * divergence_at(u, v, w, p, sp.s, sp.ih);
   });
 }
 
 void laplacian_cuda(const efsi_grid *g, const double *f, double *out)
 {
-  const int lo[3] = {0, 0, 0};
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
   const spacing sp = spacing_of(g, 1);
-  for_box(g, lo, g->n, "laplacian", [=] __device__(ptrdiff_t p) {
+  for_box(g, lo, hi, "laplacian", [=] __device__(ptrdiff_t p) {
     out[p] = laplacian_at(f, p, sp.s, sp.ih);
   });
 }
@@ -48,7 +51,7 @@ void gradient_add_cuda(const efsi_grid *g, double scale, const double *p, double
     const ptrdiff_t s = gradient_faces(g, d, scale, lo, hi, &c);
     double *a = velocity[d];
     for_box(g, lo, hi, "gradient_add", [=] __device__(ptrdiff_t q) {
-      a[q] += c * (p[q] - p[q - s]);
+      a[q] += gradient_at(p, q, s, c);
     });
   }
 }

@@ -44,17 +44,11 @@ plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, unsig
   if (t < COUNT) plane[(size_t)k * COUNT + t] = part[t][0];
 }
 
-/* Host staging for the partials (page-locked, grown as needed). */
+/* Host staging for n partials (page-locked, grown as needed). */
 static double *staged(size_t n)
 {
-  static double *host;
-  static size_t capacity;
-  if (n > capacity) {
-    if (host) CUDA_CHECK(cudaFreeHost(host));
-    CUDA_CHECK(cudaMallocHost((void **)&host, n * sizeof(double)));
-    capacity = n;
-  }
-  return host;
+  static cuda_buffer host = {NULL, 0, 1};
+  return (double *)cuda_grow(&host, n * sizeof(double));
 }
 
 /* Run the plane kernel over the owned cells of g, bring the partials to the host and
@@ -132,21 +126,8 @@ void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const do
   static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
   plane_reduce<FLOW_COUNT>(g, "flow_norms", combine, 0.0, plane,
                            [=] __device__(ptrdiff_t q, double *x) {
-    const double uu = u[q], vv = v[q], ww = w[q], dv = scale * div[q];
-    x[FLOW_KINETIC] = uu * uu + vv * vv + ww * ww;
-    x[FLOW_DIV2] = dv * dv;
-    x[FLOW_U] = uu;
-    x[FLOW_SPEED_MAX] = fmax(fabs(uu), fmax(fabs(vv), fabs(ww)));
-    x[FLOW_DIV_MAX] = fabs(dv);
+    flow_terms(u, v, w, div, scale, q, x);
   }, out);
-}
-
-double field_sum_cuda(const efsi_grid *g, const double *f, double *plane)
-{
-  double total;
-  plane_reduce<1>(g, "field_sum", NULL, 0.0, plane,
-                  [=] __device__(ptrdiff_t q, double *x) { x[0] = f[q]; }, &total);
-  return total;
 }
 
 void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
@@ -154,13 +135,8 @@ void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
 {
   /* the point's (i, j, k) from its index: i < n0 <= s1 and j s1 + i < s2 */
   const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
-  double first[3], h[3];
-  for (int d = 0; d < 3; d++) {
-    h[d] = g->h[d];
-    first[d] = g->offset[d] * h[d] + 0.5 * h[d] - 0.5 * g->length[d];
-  }
-  const double x0 = first[0], y0 = first[1], z0 = first[2];
-  const double hx = h[0], hy = h[1], hz = h[2];
+  const double x0 = first_centre(g, 0), y0 = first_centre(g, 1), z0 = first_centre(g, 2);
+  const double hx = g->h[0], hy = g->h[1], hz = g->h[2];
   plane_reduce<MOMENT_COUNT>(g, "phi_moments", NULL, 0.0, plane,
                              [=] __device__(ptrdiff_t q, double *m) {
     const ptrdiff_t r = q - origin;
@@ -188,9 +164,7 @@ double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
   double total;
   plane_reduce<1>(g, "elastic_energy", NULL, 0.0, plane,
                   [=] __device__(ptrdiff_t q, double *x) {
-    double gp = 0.0;
-    for (int k = 0; k < nmat; k++) gp += m.modulus[k] * m.a[k][q];
-    x[0] = gp * (bxx[q] + byy[q] + bzz[q] - 3.0);
+    x[0] = elastic_density_at(nmat, m.modulus, (double *const *)m.a, bxx, byy, bzz, q);
   }, &total);
   return 0.5 * total * g->h[0] * g->h[1] * g->h[2];
 }
@@ -204,12 +178,9 @@ void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *c
   double extremes[2];
   plane_reduce<2>(g, "det_range", combine, -INFINITY, plane,
                   [=] __device__(ptrdiff_t q, double *x) {
-    double phi_total = 0.0;
-    for (int k = 0; k < nmat; k++) phi_total += m.a[k][q];
-    const double bxx = bb.a[TXX][q], byy = bb.a[TYY][q], bzz = bb.a[TZZ][q];
-    const double bxy = bb.a[TXY][q], bxz = bb.a[TXZ][q], byz = bb.a[TYZ][q];
-    const double det = bxx * (byy * bzz - byz * byz) - bxy * (bxy * bzz - byz * bxz)
-                     + bxz * (bxy * byz - byy * bxz);
+    const double phi_total = solid_fraction_at(nmat, (double *const *)m.a, q);
+    const double det = symmetric_det(bb.a[TXX][q], bb.a[TYY][q], bb.a[TZZ][q], bb.a[TXY][q],
+                                     bb.a[TXZ][q], bb.a[TYZ][q]);
     const int solid = phi_total >= phi_min;
     x[0] = solid ? -det : -INFINITY;
     x[1] = solid ? det : -INFINITY;
@@ -242,16 +213,11 @@ void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
   const ptrdiff_t along = g->stride[other];
   const double scale = mu * 2.0 * g->inv_h[d];
   const int n0 = g->n[0], rows = g->n[other], faces = n0 * rows;
-  static double *device_faces;
-  static int capacity;
+  static cuda_buffer faces_buffer = {NULL, 0, 0};
   cudaStream_t stream = cuda_compute_stream();
   for (int side = 0; side < 2; side++) {
     if (!(side ? g->wall_hi[d] : g->wall_lo[d])) continue;
-    if (faces > capacity) {
-      if (device_faces) CUDA_CHECK(cudaFree(device_faces));
-      CUDA_CHECK(cudaMalloc((void **)&device_faces, (size_t)faces * sizeof(double)));
-      capacity = faces;
-    }
+    double *device_faces = (double *)cuda_grow(&faces_buffer, (size_t)faces * sizeof(double));
     int first[3] = {0, 0, 0};
     first[d] = side ? g->n[d] - 1 : 0;
     wall_faces_kernel<<<dim3((unsigned)((n0 + 127) / 128), (unsigned)rows), 128, 0, stream>>>(
@@ -279,8 +245,7 @@ void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
   static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
   const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
   const double h0 = g->h[0], h1 = g->h[1], h2 = g->h[2];
-  const double y0 = (g->offset[1] + 0.5) * h1 - 0.5 * g->length[1];
-  const double z0 = (g->offset[2] + 0.5) * h2 - 0.5 * g->length[2];
+  const double y0 = lumen_first_centre(g, 1), z0 = lumen_first_centre(g, 2);
   plane_reduce<LUMEN_COUNT>(g, "lumen_sums", combine, 0.0, plane,
                             [=] __device__(ptrdiff_t q, double *x) {
     const ptrdiff_t s[3] = {1, s1, s2};

@@ -3,13 +3,15 @@
 #include "stencils/cuda/kernels.cuh"
 
 extern "C" {
+#include "stencils/loop.h"
 #include "stencils/stress.h"
 }
 
 void stress_viscous_cuda(const efsi_grid *g, double mu, const double *u, const double *v,
                          const double *w, double *const s[6])
 {
-  const int lo[3] = {-1, -1, -1}, hi[3] = {g->n[0] + 1, g->n[1] + 1, g->n[2] + 1};
+  int lo[3], hi[3];
+  box_owned(g, 1, lo, hi);
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   const double mu2 = 2.0 * mu;

@@ -2,6 +2,7 @@
 #include "stencils/cuda/kernels.cuh"
 
 extern "C" {
+#include "stencils/loop.h"
 #include "stencils/weno5.h"
 }
 
@@ -19,9 +20,10 @@ void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const do
 void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
                                        const double *v, const double *w, double *out)
 {
-  const int lo[3] = {0, 0, 0};
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
-  for_box(g, lo, g->n, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
+  for_box(g, lo, hi, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
     out[p] = advection_conservative_at(&st, f, u, v, w, p);
   });
 }
