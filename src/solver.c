@@ -61,7 +61,7 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
   sv->plane_sums = b->gpu ? device_alloc(plane) : calloc(plane, sizeof(double));
   /* one message per face carries the velocity, every phi_m and B; between two GPUs of a
    * node the faces go GPU to GPU unless performance.peer_halos says no */
-  sv->halo = halo_create(g, d, 3 + (nmat > 0 ? nmat + 6 : 0), sv->layers,
+  sv->halo = halo_create(g, d, state_exchanged_count(nmat), sv->layers,
                          b->gpu && c->peer_halos);
   failed |= !sv->plane_sums || !sv->halo;
   if (!failed && c->pressure_method == PRESSURE_SMAC) {
