@@ -59,6 +59,31 @@ for method in acm smac; do
     echo "ok: $method on $np rank(s): restart and repeat bitwise identical"
   done
 done
+# verify/compare-restarts, which the GPU checks rely on, fails a NaN and a variable of only
+# one file: a copy of a restart file with one value set to NaN, and one with an extra variable
+if /usr/bin/python3 -c 'import numpy, netCDF4' 2>/dev/null; then
+  compare="/usr/bin/python3 ${top_srcdir:-$(dirname "$0")/..}/verify/compare-restarts"
+  good=$tmp/full-acm-1/restart_00000020.nc
+  cp "$good" "$tmp/nan.nc"
+  cp "$good" "$tmp/extra.nc"
+  /usr/bin/python3 - "$tmp/nan.nc" "$tmp/extra.nc" <<'PY' || fail "could not edit a restart copy"
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "a") as nc:
+    u = nc["u"]
+    first = (0,) * u.ndim
+    u[first] = float("nan")
+with netCDF4.Dataset(sys.argv[2], "a") as nc:
+    nc.createVariable("extra", "f8", nc["u"].dimensions)[...] = 0.0
+PY
+  $compare "$good" "$good" > /dev/null || fail "compare-restarts: a file differs from itself"
+  ! $compare "$good" "$tmp/nan.nc" > /dev/null || fail "compare-restarts passes a NaN in B"
+  ! $compare "$tmp/nan.nc" "$good" > /dev/null || fail "compare-restarts passes a NaN in A"
+  ! $compare "$good" "$tmp/extra.nc" > /dev/null || fail "compare-restarts passes a variable only in B"
+  ! $compare "$tmp/extra.nc" "$good" > /dev/null || fail "compare-restarts passes a variable only in A"
+  echo "ok: verify/compare-restarts fails a NaN and a variable of one file only"
+else
+  echo "no numpy or netCDF4 for /usr/bin/python3: verify/compare-restarts not checked"
+fi
 # the overlapped exchanges change no bit: performance.overlap = true gives the same files as
 # the default (false), and so does the barrier of performance.sync_timers, which
 # performance.json then times
