@@ -71,6 +71,10 @@ int mpi_check_world_size(void);
 /* For assertions that must hold on every rank: true on all ranks if true on each. */
 int mpi_all(int condition);
 
+/* ck_assert of a condition that must hold on every rank: all ranks fail together (none is left
+ * waiting in a later collective).  Collective. */
+#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
+
 /* d: cells over the process grid ranks of MPI_COMM_WORLD (0: efsi chooses), g: this rank's
  * block of a box of the given length.  Fails the test on every rank when decomp_create
  * refuses.  Collective. */
