@@ -48,6 +48,12 @@ double *test_plane_scratch(const efsi_grid *g);
 /* 1 on rank 0 of MPI_COMM_WORLD. */
 int test_rank0(void);
 
+/* 1 on rank 0 of the run with the fewest ranks of those tests/run-test makes of an _mpi
+ * program (EFSI_TEST_SMALLEST_RANKS, which it sets; on rank 0 of any run where unset): for a
+ * test without communication, whose result does not depend on the number of ranks, done once
+ * rather than on 1, 2, 4 and 8 ranks. */
+int test_rank0_once(void);
+
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void));
 
 /* Adds to s the test case name, with a timeout in seconds (0: Check's default) and the
