@@ -28,12 +28,6 @@ passes=0
 failures=0
 ok() { echo "ok: $*"; passes=$((passes + 1)); }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-dump() { ncdump -p 17,17 "$1" 2> /dev/null | sed 1d; }
-same() { dump "$1" > "$tmp/a"; dump "$2" > "$tmp/b"; [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; }
-rows() {   # diagnostics rows without wall_seconds
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") w = i }
-           { line = ""; for (i = 1; i <= NF; i++) if (i != w) line = line $i ","; print line }' "$1"
-}
 run2() { $EFSI_MPIRUN -np 2 "$efsi" "$@" > "$tmp/log" 2> "$tmp/err"; }
 # start ARGS: efsi on 2 ranks in the background, mpirun's pid in $pid.  The logs of the run
 # before are removed first: the background job truncates them only when it starts, and
