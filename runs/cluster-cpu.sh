@@ -35,6 +35,13 @@ while kill -0 "$run" 2> /dev/null; do
   wait "$run"
   status=$?
 done
+# srun can end, and bash reap it, between a wait the trap cut short and kill -0: status then
+# holds that wait's 128 + signal, not srun's.  bash keeps the exit status of a child it has
+# reaped, and a wait on it returns that.
+if [ "$status" -gt 128 ]; then
+  wait "$run"
+  status=$?
+fi
 case $status in
   0) echo "efsi: the run is complete (job $job of the chain)" ;;
   4) if [ "$job" -lt "$max_jobs" ]; then

@@ -6,6 +6,9 @@
 # section).
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
+# the scratch file lives outside the source tree (which may be read-only, as in distcheck)
+citations=$(mktemp) || exit 1
+trap 'rm -f "$citations"' EXIT
 files=$(find base src stencils decomp io verify tests runs quickstart .ci configure.ac Makefile.am \
           \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \
              -o -name '*.am' -o -name '*.ac' -o -name '*.ini' -o -name '*.sh' -o -name '*.py' \
@@ -21,7 +24,7 @@ for file in $files; do
   fi
   # every document of the repository a line names (docs/NAME.md or README.md), with the
   # quoted heading after it if any; other .md names (files a program writes) are not cited
-  grep -n -o '\(docs/[A-Za-z0-9_-]*\.md\|README\.md\)\(, "[^"]*"\)\{0,1\}' "$file" 2>/dev/null > citations.tmp
+  grep -n -o '\(docs/[A-Za-z0-9_-]*\.md\|README\.md\)\(, "[^"]*"\)\{0,1\}' "$file" 2>/dev/null > "$citations"
   while IFS= read -r hit; do
     line=${hit%%:*}
     cite=${hit#*:}
@@ -41,8 +44,7 @@ for file in $files; do
           status=1
         fi ;;
     esac
-  done < citations.tmp
+  done < "$citations"
 done
-rm -f citations.tmp
 [ $status -eq 0 ] && echo "check-citations: $count citations of documents, every one in the repository"
 exit $status

@@ -12,6 +12,9 @@
 # that breaks it.
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
+# the scratch file lives outside the source tree (which may be read-only, as in distcheck)
+out=$(mktemp) || exit 1
+trap 'rm -f "$out"' EXIT
 allowed() {
   case $1 in
     base) echo "base" ;;
@@ -46,11 +49,10 @@ for folder in base stencils decomp io verify src tests; do
     done
     checked=$((checked + 1))
   done
-done > check-layers.out
-if grep -q '^x$' check-layers.out; then
-  grep -v '^x$' check-layers.out
+done > "$out"
+if grep -q '^x$' "$out"; then
+  grep -v '^x$' "$out"
   status=1
 fi
-rm -f check-layers.out
 [ $status -eq 0 ] && echo "check-layers: the includes of $checked files follow the folder graph"
 exit $status

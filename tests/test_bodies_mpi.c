@@ -15,15 +15,6 @@
 #include "decomp/decomp.h"
 #include "tests/test_support.h"
 
-#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
-
-static int world_rank(void)
-{
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
 /* The main case: 48^3 box on 32^3 cells, walls in y and z; RBCs at 8 % hematocrit and 60
  * platelets, both randomly oriented. */
 static efsi_seeding box_case(unsigned long seed)
@@ -51,10 +42,8 @@ START_TEST(every_process_grid_sees_the_same_bodies)
   const int np = mpi_check_process_grids(mpi_check_world_size(), p, 64);
   for (int c = 0; c < np; c++) {
     efsi_decomp dec;
-    ck_assert(decomp_create(&dec, MPI_COMM_WORLD, s.cells, p[c], s.periodic, err,
-                            sizeof err) == 0);
     efsi_grid g;
-    decomp_grid(&dec, s.cells, s.length, &g);
+    test_decomp(&dec, &g, s.cells, p[c], s.periodic, s.length);
     efsi_body *mine;
     long nm = 0, expected = 0;
     char *owned = calloc((size_t)n, 1);
@@ -67,7 +56,7 @@ START_TEST(every_process_grid_sees_the_same_bodies)
     long unseen = 0;
     for (long b = 0; b < n; b++) unseen += !seen[b];
     ALL(unseen == 0);
-    if (world_rank() == 0 && c == 0)
+    if (test_rank0() && c == 0)
       printf("bodies: %ld seeded; process grid %d %d %d: rank 0 sees %ld\n", n, p[c][0],
              p[c][1], p[c][2], nm);
     free(seen);
@@ -155,7 +144,7 @@ START_TEST(bodies_do_not_overlap)
       crossing += !apart;
     }
   }
-  if (world_rank() == 0)
+  if (test_rank0())
     printf("lumen: %ld bodies apart; aligned RBCs at 25 %%: %ld bodies, bounding boxes "
            "apart\n", m, na);
   ck_assert(crossing == 0 && near_wall == 0);
@@ -168,12 +157,9 @@ static void rasterised_volumes(const efsi_seeding *s, const efsi_body_family *f,
                                double width, int vessel, double volume[3])
 {
   efsi_decomp dec;
-  char err[256];
-  const int any[3] = {0, 0, 0};
-  ck_assert(decomp_create(&dec, MPI_COMM_WORLD, s->cells, any, s->periodic, err,
-                          sizeof err) == 0);
   efsi_grid g;
-  decomp_grid(&dec, s->cells, s->length, &g);
+  const int any[3] = {0, 0, 0};
+  test_decomp(&dec, &g, s->cells, any, s->periodic, s->length);
   double *phi[3];
   for (int m = 0; m < 3; m++) phi[m] = field_alloc(&g);
   const double reach = bodies_reach(&g, width);
@@ -222,7 +208,7 @@ START_TEST(hematocrit_matches_the_request)
   rasterised_volumes(&t, &rbc, 1, 0, 1, w);
   const double lumen = 0.25 * 3.14159265358979323846 * 26 * 26 * 64;
   const double wall = 64.0 * 32 * 32 - lumen;
-  if (world_rank() == 0)
+  if (test_rank0())
     printf("hematocrit: box %.5f (asked 0.08), platelets %.4f of their volume; lumen %.5f "
            "(asked 0.2, axis along x); wall volume rel error %.1e\n", hct, platelets, w[0] / lumen,
            fabs(w[2] / wall - 1));
@@ -258,7 +244,7 @@ START_TEST(body_volume_within_one_percent)
         }
     }
   }
-  if (world_rank() == 0)
+  if (test_rank0())
     printf("8 cells across: worst volume error rbc %.2e, platelet %.2e; smoothed over "
            "0.5, 1, 2 cells: rbc %+.2e %+.2e %+.2e, platelet %+.2e %+.2e %+.2e\n", worst[0],
            worst[1], smooth[0][0], smooth[0][1], smooth[0][2], smooth[1][0], smooth[1][1],
@@ -278,7 +264,7 @@ static int refused(const efsi_seeding *s, const efsi_body_family *f, int nfam,
   char err[256] = "";
   long total = -1;
   const int rc = bodies_seed(s, f, nfam, singles, nsingle, &total, NULL, err, sizeof err);
-  if (world_rank() == 0) printf("refused: %s\n", err);
+  if (test_rank0()) printf("refused: %s\n", err);
   return rc != 0 && total == 0 && strstr(err, expect) != NULL;
 }
 

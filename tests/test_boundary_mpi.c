@@ -11,8 +11,6 @@
 #include "decomp/halo.h"
 #include "tests/test_support.h"
 
-#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
-
 enum { SCALAR, U, V, W, NFIELDS };   /* component c of the velocity is field c + 1 */
 static const double sentinel = -7777.0;
 static const double u_wall[3][2] = {{0, 0}, {0.3, -1.1}, {0.7, 2.5}};

@@ -11,8 +11,6 @@
 #include "tests/test_support.h"
 
 /* Collective assertion: every rank evaluates it, so all fail (and leave the test) together. */
-#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
-
 static int world_size(void)
 {
   int size = 0;

@@ -6,7 +6,7 @@
 # continued on the GPU and the other way round.  Skipped (77) where efsi has no GPU backend
 # or sees no GPU.
 set -u
-efsi=${top_builddir:-.}/efsi
+. "$(dirname "$0")/lib.sh"
 runs=${top_srcdir:-..}/runs
 compare=${top_srcdir:-..}/verify/compare-restarts
 mpirun=${EFSI_MPIRUN:-mpirun}
@@ -15,15 +15,13 @@ mpirun=${EFSI_MPIRUN:-mpirun}
 python=${EFSI_PYTHON:-/usr/bin/python3}
 $python -c 'import numpy' 2>/dev/null \
   || { echo "$python has no numpy: skipped"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-run() {   # run NAME DEVICE STEPS CASE [efsi options]: $NP ranks (1), output in $work/NAME
+run() {   # run NAME DEVICE STEPS CASE [efsi options]: $NP ranks (1), output in $tmp/NAME
   name=$1 device=$2 steps=$3 case=$4; shift 4
-  $mpirun -np "${NP:-1}" "$efsi" -o "$work/$name" --steps "$steps" --set performance.device="$device" \
-    --set output.diagnostics_every=10 "$@" "$case" > "$work/$name.log" 2>&1 \
-    || { echo "FAILED: $name"; tail -n 20 "$work/$name.log"; exit 1; }
+  $mpirun -np "${NP:-1}" "$efsi" -o "$tmp/$name" --steps "$steps" --set performance.device="$device" \
+    --set output.diagnostics_every=10 "$@" "$case" > "$tmp/$name.log" 2>&1 \
+    || { echo "FAILED: $name"; tail -n 20 "$tmp/$name.log"; exit 1; }
 }
-last() { ls "$work/$1"/restart_*.nc | tail -n 1; }
+last() { ls "$tmp/$1"/restart_*.nc | tail -n 1; }
 status=0
 run fig2-cpu cpu 20 "$runs/fig2-channel-64.ini"
 run fig2-gpu gpu 20 "$runs/fig2-channel-64.ini"
@@ -34,7 +32,7 @@ echo "== the same GPU run twice"
 $python "$compare" "$(last fig2-gpu)" "$(last fig2-gpu2)" --bitwise || status=1
 NP=2 run fig2-peer gpu 20 "$runs/fig2-channel-64.ini"
 NP=2 run fig2-mpi gpu 20 "$runs/fig2-channel-64.ini" --set performance.peer_halos=false
-faces() { sed -n 's/.*halos: \([0-9]*\) of \([0-9]*\) faces.*/\1 \2/p' "$work/$1.log"; }
+faces() { sed -n 's/.*halos: \([0-9]*\) of \([0-9]*\) faces.*/\1 \2/p' "$tmp/$1.log"; }
 echo "== two ranks, halos GPU to GPU ($(faces fig2-peer)) and through MPI ($(faces fig2-mpi))"
 set -- $(faces fig2-peer)
 [ "${1:-0}" -gt 0 ] && [ "$1" = "${2:-}" ] \
@@ -53,8 +51,8 @@ $python "$compare" "$(last tg-gpu)" "$(last tg-gpu2)" --bitwise || status=1
 # a CPU restart continued on the GPU, and a GPU restart continued on the CPU
 run half-cpu cpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10
 run half-gpu gpu 10 "$runs/fig2-channel-64.ini" --set output.restart_every=10
-cp -r "$work/half-cpu" "$work/cont-gpu"
-cp -r "$work/half-gpu" "$work/cont-cpu"
+cp -r "$tmp/half-cpu" "$tmp/cont-gpu"
+cp -r "$tmp/half-gpu" "$tmp/cont-cpu"
 run cont-gpu gpu 20 "$runs/fig2-channel-64.ini" --restart "$(last half-cpu)"
 run cont-cpu cpu 20 "$runs/fig2-channel-64.ini" --restart "$(last half-gpu)"
 echo "== CPU restart continued on the GPU"

@@ -9,8 +9,6 @@
 #include "decomp/halo.h"
 #include "tests/test_support.h"
 
-#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
-
 enum { NFIELDS = 3 };
 static const double sentinel = -7777.0;
 

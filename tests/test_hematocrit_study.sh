@@ -19,13 +19,11 @@
 #     nothing; an unknown run label is refused with exit status 2.
 # Skipped (77) without python3's numpy, netCDF4 or matplotlib.
 set -eu
+. "$(dirname "$0")/lib.sh"
 srcdir=${top_srcdir:-.}
-efsi=${top_builddir:-.}/efsi
 study="/usr/bin/python3 $srcdir/verify/hematocrit-study"
 /usr/bin/python3 -c 'import numpy, netCDF4, matplotlib' 2>/dev/null \
   || { echo "python3 numpy, netCDF4 or matplotlib absent: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/efsi-test-hematocrit-XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 write_study() {   # write_study FILE OUTPUT END_TIME [EXTRA RBC LINE]

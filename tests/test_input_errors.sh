@@ -121,7 +121,8 @@ fi
 # damaged restart files: each refused with one line naming the file, before anything is
 # allocated or written
 printf '%s\n' "$good" > "$tmp/good.ini"
-$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/made" "$tmp/good.ini" > /dev/null || echo "FAIL: making a restart file"
+$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/made" "$tmp/good.ini" > /dev/null ||
+  { echo "FAIL: making a restart file"; failures=$((failures + 1)); }
 valid=$tmp/made/restart_00000002.nc
 head -c 2000 "$valid" > "$tmp/truncated.nc"
 : > "$tmp/empty.nc"

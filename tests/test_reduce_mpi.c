@@ -8,16 +8,14 @@
 #include "tests/test_support.h"
 #include "decomp/reduce.h"
 
-#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
-
 enum { N = 7 };
 
 static void make(efsi_decomp *d)
 {
   const int cells[3] = {24, 24, 24}, ranks[3] = {0, 0, 0}, periodic[3] = {1, 1, 1};
-  char err[256];
-  ck_assert_msg(mpi_all(decomp_create(d, MPI_COMM_WORLD, cells, ranks, periodic, err,
-                                      sizeof err) == 0), "%s", err);
+  const double length[3] = {1, 1, 1};
+  efsi_grid g;
+  test_decomp(d, &g, cells, ranks, periodic, length);
 }
 
 START_TEST(exact_sum_and_max)

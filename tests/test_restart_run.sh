@@ -25,13 +25,6 @@ steps = 20
 diagnostics_every = 5
 restart_every = 10
 INI
-# numbers of a NetCDF file as text with 17 significant digits: equal text = equal bits
-dump() { ncdump -p 17,17 "$1" | sed 1d; }
-# diagnostics rows without the wall-clock column
-rows() {
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") w = i }
-           { line = ""; for (i = 1; i <= NF; i++) if (i != w) line = line $i ","; print line }' "$1"
-}
 fail() { echo "FAIL: $*"; exit 1; }
 for method in acm smac; do
   for np in 1 2; do
@@ -43,11 +36,10 @@ for method in acm smac; do
     $run -o "$tmp/cont-$method-$np" --restart "$tmp/cont-$method-$np/restart_00000010.nc" \
       "$tmp/case.ini" > /dev/null
     for f in restart_00000020.nc fields_00000020.nc; do
-      dump "$tmp/full-$method-$np/$f" > "$tmp/a"
-      dump "$tmp/cont-$method-$np/$f" > "$tmp/b"
-      dump "$tmp/again-$method-$np/$f" > "$tmp/c"
-      cmp -s "$tmp/a" "$tmp/b" || fail "$method, $np ranks: restarted $f differs"
-      cmp -s "$tmp/a" "$tmp/c" || fail "$method, $np ranks: repeated run's $f differs"
+      same "$tmp/full-$method-$np/$f" "$tmp/cont-$method-$np/$f" ||
+        fail "$method, $np ranks: restarted $f differs"
+      same "$tmp/full-$method-$np/$f" "$tmp/again-$method-$np/$f" ||
+        fail "$method, $np ranks: repeated run's $f differs"
     done
     rows "$tmp/full-$method-$np/diagnostics.csv" > "$tmp/a"
     rows "$tmp/cont-$method-$np/diagnostics.csv" > "$tmp/b"
@@ -59,14 +51,38 @@ for method in acm smac; do
     echo "ok: $method on $np rank(s): restart and repeat bitwise identical"
   done
 done
+# verify/compare-restarts, which the GPU checks rely on, fails a NaN and a variable of only
+# one file: a copy of a restart file with one value set to NaN, and one with an extra variable
+if /usr/bin/python3 -c 'import numpy, netCDF4' 2>/dev/null; then
+  compare="/usr/bin/python3 ${top_srcdir:-$(dirname "$0")/..}/verify/compare-restarts"
+  good=$tmp/full-acm-1/restart_00000020.nc
+  cp "$good" "$tmp/nan.nc"
+  cp "$good" "$tmp/extra.nc"
+  /usr/bin/python3 - "$tmp/nan.nc" "$tmp/extra.nc" <<'PY' || fail "could not edit a restart copy"
+import sys, netCDF4
+with netCDF4.Dataset(sys.argv[1], "a") as nc:
+    u = nc["u"]
+    first = (0,) * u.ndim
+    u[first] = float("nan")
+with netCDF4.Dataset(sys.argv[2], "a") as nc:
+    nc.createVariable("extra", "f8", nc["u"].dimensions)[...] = 0.0
+PY
+  $compare "$good" "$good" > /dev/null || fail "compare-restarts: a file differs from itself"
+  ! $compare "$good" "$tmp/nan.nc" > /dev/null || fail "compare-restarts passes a NaN in B"
+  ! $compare "$tmp/nan.nc" "$good" > /dev/null || fail "compare-restarts passes a NaN in A"
+  ! $compare "$good" "$tmp/extra.nc" > /dev/null || fail "compare-restarts passes a variable only in B"
+  ! $compare "$tmp/extra.nc" "$good" > /dev/null || fail "compare-restarts passes a variable only in A"
+  echo "ok: verify/compare-restarts fails a NaN and a variable of one file only"
+else
+  echo "no numpy or netCDF4 for /usr/bin/python3: verify/compare-restarts not checked"
+fi
 # the overlapped exchanges change no bit: performance.overlap = true gives the same files as
 # the default (false), and so does the barrier of performance.sync_timers, which
 # performance.json then times
 $EFSI_MPIRUN -np 2 "$efsi" -o "$tmp/overlap" --set performance.overlap=true \
   --set performance.sync_timers=true "$tmp/case.ini" > /dev/null || fail "run with overlap"
-dump "$tmp/full-acm-2/restart_00000020.nc" > "$tmp/a"
-dump "$tmp/overlap/restart_00000020.nc" > "$tmp/b"
-cmp -s "$tmp/a" "$tmp/b" || fail "performance.overlap = true changes the result"
+same "$tmp/full-acm-2/restart_00000020.nc" "$tmp/overlap/restart_00000020.nc" ||
+  fail "performance.overlap = true changes the result"
 cmp -s "$tmp/full-acm-2/bodies.csv" "$tmp/overlap/bodies.csv" ||
   fail "performance.overlap = true changes the tracers"
 python3 - "$tmp/full-acm-2/performance.json" "$tmp/overlap/performance.json" <<'PY' ||

@@ -135,6 +135,12 @@ int test_rank0(void)
   return rank == 0;
 }
 
+int test_rank0_once(void)
+{
+  const char *smallest = getenv("EFSI_TEST_SMALLEST_RANKS");
+  return test_rank0() && (!smallest || atoi(smallest) == mpi_check_world_size());
+}
+
 static int body_meets(const efsi_body *b, const double lo[3], const double hi[3])
 {
   const double r = shape_bounding_radius(b->kind, b->size);

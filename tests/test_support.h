@@ -48,6 +48,12 @@ double *test_plane_scratch(const efsi_grid *g);
 /* 1 on rank 0 of MPI_COMM_WORLD. */
 int test_rank0(void);
 
+/* 1 on rank 0 of the run with the fewest ranks of those tests/run-test makes of an _mpi
+ * program (EFSI_TEST_SMALLEST_RANKS, which it sets; on rank 0 of any run where unset): for a
+ * test without communication, whose result does not depend on the number of ranks, done once
+ * rather than on 1, 2, 4 and 8 ranks. */
+int test_rank0_once(void);
+
 int mpi_check_main(int argc, char **argv, Suite *(*make_suite)(void));
 
 /* Adds to s the test case name, with a timeout in seconds (0: Check's default) and the
@@ -70,6 +76,10 @@ int mpi_check_world_size(void);
 
 /* For assertions that must hold on every rank: true on all ranks if true on each. */
 int mpi_all(int condition);
+
+/* ck_assert of a condition that must hold on every rank: all ranks fail together (none is left
+ * waiting in a later collective).  Collective. */
+#define ALL(cond) ck_assert_msg(mpi_all(cond), "%s", #cond)
 
 /* d: cells over the process grid ranks of MPI_COMM_WORLD (0: efsi chooses), g: this rank's
  * block of a box of the given length.  Fails the test on every rank when decomp_create

@@ -14,11 +14,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
-/* Every regular file of dir through the target; returns how many, -1 when dir is missing. */
+/* Every regular file of dir through the target; returns how many (0 for an empty or
+ * missing dir). */
 static int replay_folder(const char *dir)
 {
   DIR *listing = opendir(dir);
-  if (!listing) return -1;
+  if (!listing) return 0;
   int count = 0;
   for (struct dirent *e = readdir(listing); e; e = readdir(listing)) {
     if (e->d_name[0] == '.') continue;
@@ -55,8 +56,13 @@ int main(int argc, char **argv)
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/tests/fuzz/%s/%s", EFSI_TOP_SRCDIR, kinds[k], FUZZ_TARGET);
     const int n = replay_folder(dir);
-    if (n < 0 && k == 0) missing++;   /* the seeds must be there; a target may have no finding */
-    else if (n > 0) total += n;
+    total += n;
+    /* the seeds must be there, an empty folder no better than none; a target may have no
+     * finding */
+    if (n == 0 && k == 0) {
+      fprintf(stderr, "fuzz target %s: no seed inputs in %s\n", FUZZ_TARGET, dir);
+      missing++;
+    }
   }
   MPI_Finalize();
   printf("fuzz target %s: %d inputs replayed\n", FUZZ_TARGET, total);
