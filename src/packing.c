@@ -852,8 +852,10 @@ static long sweep_contacts(const packer *P, workspace *w, int rescaled, double *
       worst = fmax(worst, depth);
       sum += depth;
     }
-  memcpy(w->old, L->p, (size_t)L->n * sizeof *L->p);
-  memcpy(w->old_touch, w->touch, (size_t)L->n * sizeof *w->touch);
+  if (L->n > 0) {   /* (no pair: the lists may be NULL) */
+    memcpy(w->old, L->p, (size_t)L->n * sizeof *L->p);
+    memcpy(w->old_touch, w->touch, (size_t)L->n * sizeof *w->touch);
+  }
   w->old_n = L->n;
   *deepest = worst;
   *mean = P->n > 0 ? sum / P->n : 0;

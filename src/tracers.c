@@ -249,7 +249,7 @@ void tracers_gather(const efsi_tracers *t, long *n, efsi_tracer **all)
   }
   MPI_CHECK(MPI_Gatherv(t->local, message_count(t->count), t->type, *all, counts, displs,
                         t->type, 0, dc->comm));
-  if (root) qsort(*all, (size_t)*n, sizeof **all, by_id);
+  if (root && *n > 1) qsort(*all, (size_t)*n, sizeof **all, by_id);
   free(count);
   free(counts);
   free(displs);
