@@ -211,4 +211,22 @@ status=$?
 set -e
 [ "$status" -eq 2 ] && grep -q "no such run" "$tmp/one.log" || { cat "$tmp/one.log"; fail "--run ht-0.99 not refused"; }
 echo "ok: --run plasma alone, to t = $t_end; an unknown run refused"
+
+# the steadiness check: a flow rate 1 + t/1000 over the window [20, 100] changes by
+# 0.04/1.04 between the window's halves; a constant one by 0; a short series gives nan
+/usr/bin/python3 - "$top_srcdir/verify" <<'PY' || fail "the steadiness check"
+import math, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import hematocrit_analysis as h
+t = np.linspace(0, 100, 101)
+d, last = h.halves_drift(t, 1 + t / 1000, 20, 100)
+assert abs(d - 0.04 / 1.04) < 1e-12 and last == 100, (d, last)
+d, last = h.halves_drift(t[:61], 1 + t[:61] / 1000, 20, 100)   # stopped at t = 60
+assert abs(d - 0.02 / 1.03) < 1e-12 and last == 60, (d, last)
+assert h.halves_drift(t, np.full_like(t, 2.0), 20, 100)[0] == 0
+assert math.isnan(h.halves_drift(t[:22], t[:22], 20, 100)[0])
+print("ok: the flow rate's change between the window's halves")
+PY
 echo "1 passed, 0 failed"

@@ -331,6 +331,23 @@ class Study:
 
 # ---- the quantities ------------------------------------------------------------------------
 
+STEADY_DRIFT = 0.02   # a flow rate that changes more between the window's halves: not steady
+
+
+def halves_drift(t, v, t0, t1):
+    """(relative change of the mean of v from the first to the second half of the samples
+    in [t0, t1], the last sample time in it): whether a run is steady over its window."""
+    t, v = np.asarray(t, dtype=float), np.asarray(v, dtype=float)
+    eps = 1e-9 * max(abs(t1), 1.0)
+    inside = t[(t >= t0 - eps) & (t <= t1 + eps) & np.isfinite(v)]
+    if inside.size < 4:
+        return math.nan, (float(inside[-1]) if inside.size else math.nan)
+    last = float(inside[-1])
+    mid = 0.5 * (t0 + last)
+    first, second = window_mean(t, v, t0, mid), window_mean(t, v, mid, last)
+    return (second / first - 1.0 if first else math.nan), last
+
+
 def window_mean(t, v, t0, t1):
     """Time average over [t0, t1] (trapezoidal over the samples inside it)."""
     t, v = np.asarray(t, dtype=float), np.asarray(v, dtype=float)
@@ -680,6 +697,9 @@ def analyse(study_dir, log=print):
             t, v, src = run.series(key)
             sources[key].setdefault(src, []).append(run.label)
             row[key] = window_mean(t, v, run.t0, run.t1)
+            if key == "Q":
+                row["Q_drift"], row["t_last"] = halves_drift(t, v, run.t0, run.t1)
+                row["t0"], row["t1"] = run.t0, run.t1
             if key == "Ht":
                 row["Ht0"] = at_step0(t, v)
             for ti, vi in zip(t, v):
@@ -772,11 +792,13 @@ def analyse(study_dir, log=print):
     header = ["run", "ht_nominal", "rbc_count", "platelet_count", "ht_seeded", "ht_tube_step0",
               "ht_tube_mean", "ht_discharge_mean", "flow_rate_mean_um3_per_us", "mu_rel",
               "wall_shear_mean_kPa", "wall_shear_max_kPa", "cfl_um",
-              "cfl_um_half_threshold", "cfl_um_double_threshold", "profile_fields_files"]
+              "cfl_um_half_threshold", "cfl_um_double_threshold", "profile_fields_files",
+              "flow_rate_drift_between_halves", "last_sample_time_us"]
     write_csv(out("summary.csv"), header,
               [(r["label"], "" if r["ht"] is None else r["ht"], r["rbc_count"], r["platelet_count"],
                 r["Ht_seeded"], r["Ht0"], r["Ht"], r["Hd"], r["Q"], r["mu_rel"], r["tau_mean"],
-                r["tau_max"], r["cfl"], r["cfl_lo"], r["cfl_hi"], r["profile_files"])
+                r["tau_max"], r["cfl"], r["cfl_lo"], r["cfl_hi"], r["profile_files"],
+                r["Q_drift"], r["t_last"])
                for r in summary])
     files["summary.csv"] = "one row per run: hematocrits, flow rate, mu_rel, wall shear, CFL"
     write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasma)
@@ -830,6 +852,20 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "µ_rel = Q_plasma / Q_run with Q the lumen flow rate averaged over the sampling window "
       "(plasma run: `%s`)." % (plasma.label if plasma else "missing"))
     w("")
+    unsteady = [r for r in summary if np.isfinite(r["Q_drift"]) and abs(r["Q_drift"]) > STEADY_DRIFT]
+    short = [r for r in summary     # the last row more than 1 % of the window before its end
+             if np.isfinite(r["t_last"]) and r["t_last"] < r["t1"] - 0.01 * (r["t1"] - r["t0"])]
+    if unsteady:
+        w("**Not steady.** The lumen flow rate changed by more than %g %% from the first half "
+          "of the sampling window to the second in %s: their µ_rel, hematocrits and wall shear "
+          "are not yet results (summary.csv: flow_rate_drift_between_halves)." % (
+              100 * STEADY_DRIFT, ", ".join("%s (%+.1f %%)" % (r["label"], 100 * r["Q_drift"])
+                                            for r in unsteady)))
+        w("")
+    if short:
+        w("**Runs short of their window's end**: %s." % ", ".join(
+            "%s (to t = %g of %.4g µs)" % (r["label"], r["t_last"], r["t1"]) for r in short))
+        w("")
     w("**Sources.** Each quantity over time, and where it came from:")
     w("")
     for key, src in sources.items():
