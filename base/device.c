@@ -33,5 +33,8 @@ void device_free_pinned(double *p) { (void)p; }
 void device_upload(double *d, const double *h, size_t n) { (void)d, (void)h, (void)n; no_device("device_upload"); }
 void device_download(double *h, const double *d, size_t n) { (void)d, (void)h, (void)n; no_device("device_download"); }
 void device_synchronize(void) {}
+void device_clock_start(int k) { (void)k; no_device("device_clock_start"); }
+void device_clock_stop(int k) { (void)k; no_device("device_clock_stop"); }
+void device_clock_read(double *seconds, int n) { (void)seconds, (void)n; }
 int device_mpi_aware(void) { return 0; }
 #endif

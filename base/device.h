@@ -36,6 +36,18 @@ void device_download(double *host, const double *device, size_t n);
  * stream's work is ordered with it by the layer moves' begin, sent and end). */
 void device_synchronize(void);
 
+/* Clocks that leave the host free to run ahead of the GPU (a wait after each kernel family
+ * costs a small grid most of its step): device_clock_start(k) and device_clock_stop(k)
+ * record events on the compute stream around the work of clock k (0 <= k < DEVICE_CLOCKS;
+ * a stop closes the latest start of its clock); device_clock_read(seconds, n) adds the time
+ * between every recorded pair of clock k < n to seconds[k], waiting for the last, and
+ * forgets them.  A pair measures the stream's time from the start to the stop: the kernels
+ * between them, and the host's time between them where the stream was idle (MPI). */
+enum { DEVICE_CLOCKS = 16 };
+void device_clock_start(int k);
+void device_clock_stop(int k);
+void device_clock_read(double *seconds, int n);
+
 /* Whether the MPI library takes device pointers (CUDA-aware), asked at run time. */
 int device_mpi_aware(void);
 

@@ -19,18 +19,39 @@ static void layer_range(const efsi_grid *g, int d, int layer, int w, int lo[3], 
   hi[d] = layer + 1;
 }
 
+/* The layers of one wall direction, gathered so that they are filled in one call: every
+ * layer reads cells of the block (or the wall face, zeroed before), never another layer, as
+ * long as the block holds EFSI_HALO cells along d (decomp.c sees to it). */
+typedef struct {
+  const efsi_layer_ops *ops;
+  const efsi_grid *g;
+  int n;
+  efsi_reflection layer[64];
+} batch;
+
+static void flush(batch *b)
+{
+  if (b->n > 0) b->ops->reflect(b->g, b->layer, b->n);
+  b->n = 0;
+}
+
 /* The w layers beyond the wall on side (0 low, 1 high) of direction d; staggered = 1 for the
  * component normal to d, whose wall face (zeroed before, by the caller) is its own mirror. */
-static void reflect_side(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int d,
-                         int side, int staggered, double sign, double offset, int w)
+static void reflect_side(batch *b, double *f, int d, int side, int staggered, double sign,
+                         double offset, int w)
 {
+  const efsi_grid *g = b->g;
   const int n = g->n[d];
   for (int layer = 1 + (side && staggered); layer <= w; layer++) {
     const int dst = side ? n - 1 + layer : -layer;
     const int src = side ? n - layer + staggered : layer - 1 + staggered;
-    int lo[3], hi[3];
-    layer_range(g, d, dst, w, lo, hi);
-    ops->reflect(g, f, lo, hi, (ptrdiff_t)(src - dst) * g->stride[d], sign, offset);
+    if (b->n == (int)(sizeof b->layer / sizeof b->layer[0])) flush(b);
+    efsi_reflection *r = &b->layer[b->n++];
+    layer_range(g, d, dst, w, r->lo, r->hi);
+    r->f = f;
+    r->shift = (ptrdiff_t)(src - dst) * g->stride[d];
+    r->sign = sign;
+    r->offset = offset;
   }
 }
 
@@ -39,40 +60,44 @@ static int at_wall(const efsi_grid *g, int d, int side)
   return side ? g->wall_hi[d] : g->wall_lo[d];
 }
 
-static void check_width(int width)
+void boundary_fill(const efsi_layer_ops *ops, const efsi_grid *g, double *const velocity[3],
+                   const double u_wall[3][2], double *const *even, int neven, int width)
 {
   if (width < 1 || width > EFSI_HALO)
     efsi_abort(EFSI_EXIT_RUNTIME, "boundary: width %d outside 1..%d", width, EFSI_HALO);
+  batch b = {.ops = ops, .g = g, .n = 0};
+  for (int d = 1; d < 3; d++) {
+    if (!at_wall(g, d, 0) && !at_wall(g, d, 1)) continue;
+    if (velocity)
+      /* Both wall faces first: with one rank along d the low side's last layer reads the
+       * high wall face (f(-w) = -f(n) when n = w). */
+      for (int side = 0; side < 2; side++)
+        if (at_wall(g, d, side)) {
+          int lo[3], hi[3];
+          layer_range(g, d, side ? g->n[d] : 0, width, lo, hi);
+          ops->zero(g, velocity[d], lo, hi);
+        }
+    for (int side = 0; side < 2; side++) {
+      if (!at_wall(g, d, side)) continue;
+      if (velocity)
+        for (int c = 0; c < 3; c++) {
+          const double offset = c == 0 ? 2.0 * u_wall[d][side] : 0.0;
+          reflect_side(&b, velocity[c], d, side, c == d, -1.0, offset, width);
+        }
+      for (int f = 0; f < neven; f++) reflect_side(&b, even[f], d, side, 0, 1.0, 0.0, width);
+    }
+    flush(&b);   /* z's layers read y's: y is done first, so the corners are filled */
+  }
 }
 
 void boundary_even(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int width)
 {
-  check_width(width);
-  for (int d = 1; d < 3; d++)
-    for (int side = 0; side < 2; side++)
-      if (at_wall(g, d, side)) reflect_side(ops, g, f, d, side, 0, 1.0, 0.0, width);
+  boundary_fill(ops, g, NULL, NULL, &f, 1, width);
 }
 
 void boundary_velocity(const efsi_layer_ops *ops, const efsi_grid *g, double *u, double *v,
                        double *w, const double u_wall[3][2], int width)
 {
-  check_width(width);
-  double *velocity[3] = {u, v, w};
-  for (int d = 1; d < 3; d++) {
-    /* Both wall faces first: with one rank along d the low side's last layer reads the
-     * high wall face (f(-w) = -f(n) when n = w). */
-    for (int side = 0; side < 2; side++)
-      if (at_wall(g, d, side)) {
-        int lo[3], hi[3];
-        layer_range(g, d, side ? g->n[d] : 0, width, lo, hi);
-        ops->zero(g, velocity[d], lo, hi);
-      }
-    for (int side = 0; side < 2; side++) {
-      if (!at_wall(g, d, side)) continue;
-      for (int c = 0; c < 3; c++) {
-        const double offset = c == 0 ? 2.0 * u_wall[d][side] : 0.0;
-        reflect_side(ops, g, velocity[c], d, side, c == d, -1.0, offset, width);
-      }
-    }
-  }
+  double *const velocity[3] = {u, v, w};
+  boundary_fill(ops, g, velocity, u_wall, NULL, 0, width);
 }

@@ -17,4 +17,9 @@ void boundary_even(const efsi_layer_ops *ops, const efsi_grid *g, double *f, int
 void boundary_velocity(const efsi_layer_ops *ops, const efsi_grid *g, double *u, double *v,
                        double *w, const double u_wall[3][2], int width);
 
+/* Both at once, each direction's layers in one call of ops->reflect (one launch on the GPU):
+ * the velocity (when velocity is not NULL) and neven fields of even reflection. */
+void boundary_fill(const efsi_layer_ops *ops, const efsi_grid *g, double *const velocity[3],
+                   const double u_wall[3][2], double *const *even, int neven, int width);
+
 #endif

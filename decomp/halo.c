@@ -112,7 +112,7 @@ static void post(efsi_halo *h, int d)
     }
     h->ops->pack(g, h->fields, h->nfields, out.lo, out.hi, buf, 1);
   }
-  h->ops->sent();
+  if (talks(h, d, 0) || talks(h, d, 1)) h->ops->sent();
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
     const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
@@ -327,7 +327,7 @@ void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
   h->width = width;
   h->pending = 1;
   h->phase = 0;
-  h->ops->begin();
+  h->ops->begin(halo_faces(h) > 0);
   post(h, 0);
 }
 

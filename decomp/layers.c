@@ -35,14 +35,17 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
   }
 }
 
-static void reflect(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
-                    ptrdiff_t shift, double sign, double offset)
+static void reflect(const efsi_grid *g, const efsi_reflection *layers, int n)
 {
-  const int ni = hi[0] - lo[0];
-  FOR_BOX_ROWS(1, lo, hi, m, k, j) {
-    double *restrict row = f + grid_index(g, lo[0], j, k);
-    const double *restrict from = row + shift;
-    for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
+  for (int l = 0; l < n; l++) {
+    const efsi_reflection *r = &layers[l];
+    const int ni = r->hi[0] - r->lo[0];
+    const double sign = r->sign, offset = r->offset;
+    FOR_BOX_ROWS(1, r->lo, r->hi, m, k, j) {
+      double *restrict row = r->f + grid_index(g, r->lo[0], j, k);
+      const double *restrict from = row + r->shift;
+      for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
+    }
   }
 }
 
@@ -61,6 +64,8 @@ static void release(double *buf) { free(buf); }
 
 static void nothing(void) {}
 
+static void begin(int messages) { (void)messages; }
+
 const efsi_layer_ops efsi_cpu_layers = {
   .name = "cpu",
   .pack = pack,
@@ -69,7 +74,7 @@ const efsi_layer_ops efsi_cpu_layers = {
   .zero = zero,
   .alloc = alloc,
   .release = release,
-  .begin = nothing,
+  .begin = begin,
   .sent = nothing,
   .end = nothing,
 };

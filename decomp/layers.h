@@ -16,6 +16,15 @@
  * (the size of a CUDA IPC memory handle). */
 typedef struct { unsigned char bytes[64]; } efsi_peer_handle;
 
+/* One wall layer: f(p) = offset + sign f(p + shift) over the box lo <= p < hi, filled from
+ * its mirror image inside the block. */
+typedef struct {
+  double *f;
+  int lo[3], hi[3];
+  ptrdiff_t shift;
+  double sign, offset;
+} efsi_reflection;
+
 typedef struct efsi_layer_ops {
   const char *name;
   /* box of fields[0..nf) -> buf (to_buffer = 1), or buf -> box (0) */
@@ -24,9 +33,9 @@ typedef struct efsi_layer_ops {
   /* f(p) = f(p + shift) over the box, for every field; source and box do not overlap */
   void (*copy)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
                const int hi[3], ptrdiff_t shift);
-  /* f(p) = offset + sign f(p + shift) over the box (a wall layer from its mirror image) */
-  void (*reflect)(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
-                  ptrdiff_t shift, double sign, double offset);
+  /* n wall layers, as if one after the other; no layer's source may lie in another's box
+   * (decomp/boundary.c sees to it), so that the GPU fills them all in one launch */
+  void (*reflect)(const efsi_grid *g, const efsi_reflection *layers, int n);
   /* f = 0 over the box */
   void (*zero)(const efsi_grid *g, double *f, const int lo[3], const int hi[3]);
   /* message buffers of n doubles, where MPI reads and writes them; NULL when out of memory */
@@ -35,7 +44,7 @@ typedef struct efsi_layer_ops {
   /* the ordering of an exchange against the kernels: begin before the first pack (the fields
    * are final), sent before MPI reads a packed buffer, end after the last unpack (the
    * kernels that follow see the halos); no-ops on the CPU */
-  void (*begin)(void);
+  void (*begin)(int messages);   /* messages: the exchange has faces that go through MPI */
   void (*sent)(void);
   void (*end)(void);
   /* GPU to GPU on one node (NULL where there is no such path: the CPU).  share allocates n

@@ -327,6 +327,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   solver_sync(&sv, sp);
   backend_wait(b);
   const double seconds = MPI_Wtime() - start;
+  timers_collect(&sv.timers);
   if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
     if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
     if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);

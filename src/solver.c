@@ -71,7 +71,7 @@ int solver_create(efsi_solver *sv, const efsi_config *c, efsi_decomp *d, const e
     failed |= !sv->poisson && !sv->poisson_gpu;
   }
   timers_reset(&sv->timers, nmat);
-  sv->timers.wait = b->gpu ? device_synchronize : NULL;
+  sv->timers.device = b->gpu;
   /* the same verdict on every rank: freeing the halo and the FFT plans is collective */
   MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_LOR, d->comm));
   if (failed) solver_free(sv);
@@ -132,8 +132,7 @@ static void state_walls(efsi_solver *sv, efsi_state *s)
   const int n = state_fields(s, fields);
   double u_wall[3][2];
   solver_wall_velocity(sv->cfg, s->time, u_wall);
-  boundary_velocity(sv->layers, &s->grid, s->u, s->v, s->w, u_wall, EFSI_HALO);
-  for (int f = 3; f < n; f++) boundary_even(sv->layers, &s->grid, fields[f], EFSI_HALO);
+  boundary_fill(sv->layers, &s->grid, fields, u_wall, fields + 3, n - 3, EFSI_HALO);
 }
 
 /* Start the exchange (width 3) of the state's fields. */
@@ -176,7 +175,7 @@ static void fill_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n,
 {
   timer_start(&sv->timers, TIMER_HALO);
   halo_exchange(sv->halo, f, n, width);
-  for (int m = 0; m < n; m++) boundary_even(sv->layers, g, f[m], width);
+  boundary_fill(sv->layers, g, NULL, NULL, f, n, width);
   timer_stop(&sv->timers, TIMER_HALO);
 }
 

@@ -1,6 +1,8 @@
-/* Kernel timers: MPI_Wtime around each kernel family; names and operation counts. */
+/* Kernel timers: MPI_Wtime around each kernel family (on the GPU, events on its stream);
+ * names and operation counts. */
 #include "src/timers.h"
 
+#include "base/device.h"
 #include "stencils/oldroyd.h"
 #include "stencils/solid_stress.h"
 
@@ -37,18 +39,30 @@ void timers_reset(efsi_timers *t, int nmat)
   t->flops[TIMER_PROJECTION] = 65.0;
 }
 
+_Static_assert((int)TIMER_COUNT <= (int)DEVICE_CLOCKS, "the device has a clock for every timer");
+
 void timers_zero_clocks(efsi_timers *t)
 {
+  timers_collect(t);   /* the device's pairs recorded so far are dropped with the rest */
   memset(t->seconds, 0, sizeof t->seconds);
   memset(t->calls, 0, sizeof t->calls);
 }
 
-void timer_start(efsi_timers *t, int which) { t->started[which] = MPI_Wtime(); }
+void timers_collect(efsi_timers *t)
+{
+  if (t->device) device_clock_read(t->seconds, TIMER_COUNT);
+}
+
+void timer_start(efsi_timers *t, int which)
+{
+  if (t->device) device_clock_start(which);
+  else t->started[which] = MPI_Wtime();
+}
 
 void timer_stop(efsi_timers *t, int which)
 {
-  if (t->wait) t->wait();
-  t->seconds[which] += MPI_Wtime() - t->started[which];
+  if (t->device) device_clock_stop(which);
+  else t->seconds[which] += MPI_Wtime() - t->started[which];
   t->calls[which]++;
 }
 

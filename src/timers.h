@@ -22,14 +22,16 @@ typedef struct {
   double seconds[TIMER_COUNT];
   double started[TIMER_COUNT];
   long calls[TIMER_COUNT];
-  void (*wait)(void);            /* a GPU run's kernels are asynchronous: each clock stops
-                                    after them (NULL on the CPU) */
+  int device;                    /* a GPU run: the clocks are events on its compute stream
+                                    (base/device.h), read by timers_collect */
 } efsi_timers;
 
 /* Zero the clocks and set the operation counts for a case with nmat materials. */
 void timers_reset(efsi_timers *t, int nmat);
 /* Zero the clocks only (the time loop's figures exclude the set-up before it). */
 void timers_zero_clocks(efsi_timers *t);
+/* Add the device's clocks into seconds (a GPU run; nothing to do on the CPU). */
+void timers_collect(efsi_timers *t);
 void timer_start(efsi_timers *t, int which);
 void timer_stop(efsi_timers *t, int which);
 const char *timer_name(int which);

@@ -136,6 +136,70 @@ void device_download(double *host, const double *device, size_t n)
 
 void device_synchronize(void) { CUDA_CHECK(cudaStreamSynchronize(compute_stream)); }
 
+/* The recorded pairs of events; a full table is read into clock_seconds, which
+ * device_clock_read hands over. */
+enum { CLOCK_PAIRS = 256 };
+static struct clock_pair { cudaEvent_t start, stop; int k, open; } clock_pair[CLOCK_PAIRS];
+static int clock_pairs;
+static double clock_seconds[DEVICE_CLOCKS];
+
+static void clock_drain(void)
+{
+  int kept = 0;
+  for (int p = 0; p < clock_pairs; p++) {
+    struct clock_pair *c = &clock_pair[p];
+    if (c->open) {   /* still running: kept, its events with it */
+      const struct clock_pair open = *c;
+      *c = clock_pair[kept];
+      clock_pair[kept++] = open;
+      continue;
+    }
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventSynchronize(c->stop));
+    CUDA_CHECK(cudaEventElapsedTime(&ms, c->start, c->stop));
+    clock_seconds[c->k] += 1e-3 * ms;
+  }
+  clock_pairs = kept;
+}
+
+void device_clock_start(int k)
+{
+  if (k < 0 || k >= DEVICE_CLOCKS)
+    efsi_abort(EFSI_EXIT_RUNTIME, "device_clock_start: clock %d outside 0..%d", k,
+               DEVICE_CLOCKS - 1);
+  if (clock_pairs == CLOCK_PAIRS) clock_drain();
+  if (clock_pairs == CLOCK_PAIRS)
+    efsi_abort(EFSI_EXIT_RUNTIME, "device_clock_start: %d clocks running", CLOCK_PAIRS);
+  struct clock_pair *c = &clock_pair[clock_pairs++];
+  if (!c->start) {
+    CUDA_CHECK(cudaEventCreate(&c->start));
+    CUDA_CHECK(cudaEventCreate(&c->stop));
+  }
+  CUDA_CHECK(cudaEventRecord(c->start, compute_stream));
+  c->k = k;
+  c->open = 1;
+}
+
+void device_clock_stop(int k)
+{
+  for (int p = clock_pairs - 1; p >= 0; p--)
+    if (clock_pair[p].open && clock_pair[p].k == k) {
+      CUDA_CHECK(cudaEventRecord(clock_pair[p].stop, compute_stream));
+      clock_pair[p].open = 0;
+      return;
+    }
+  efsi_abort(EFSI_EXIT_RUNTIME, "device_clock_stop: clock %d was not started", k);
+}
+
+void device_clock_read(double *seconds, int n)
+{
+  clock_drain();
+  for (int k = 0; k < DEVICE_CLOCKS; k++) {
+    if (k < n) seconds[k] += clock_seconds[k];
+    clock_seconds[k] = 0.0;
+  }
+}
+
 int device_mpi_aware(void)
 {
 #if defined(MPIX_CUDA_AWARE_SUPPORT)

@@ -42,13 +42,25 @@ __global__ void copy_kernel(field_list fl, int nk, int ni, int nj, ptrdiff_t ori
   row[i] = row[i + shift];
 }
 
-__global__ void reflect_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
-                               ptrdiff_t s2, ptrdiff_t shift, double sign, double offset)
+/* Up to REFLECT_BATCH wall layers, one per blockIdx.y; the threads of x run over the points
+ * of a layer's box, i fastest. */
+enum { REFLECT_BATCH = 32 };
+struct reflect_layer {
+  double *f;
+  ptrdiff_t origin, shift;
+  double sign, offset;
+  int ni, nj, points;
+};
+struct reflect_batch { reflect_layer l[REFLECT_BATCH]; };
+
+__global__ void reflect_kernel(reflect_batch b, ptrdiff_t s1, ptrdiff_t s2)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  double *row = f + origin + s1 * j + s2 * (ptrdiff_t)blockIdx.z;
-  row[i] = offset + sign * row[i + shift];
+  const reflect_layer r = b.l[blockIdx.y];
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  if (p >= r.points) return;
+  const int i = p % r.ni, j = p / r.ni % r.nj, k = p / r.ni / r.nj;
+  double *at = r.f + r.origin + s1 * j + s2 * k + i;
+  *at = r.offset + r.sign * at[r.shift];
 }
 
 __global__ void zero_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
@@ -99,15 +111,28 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
   CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), copied, 0));
 }
 
-static void reflect(const efsi_grid *g, double *f, const int lo[3], const int hi[3],
-                    ptrdiff_t shift, double sign, double offset)
+/* Every layer of the call in one launch (per REFLECT_BATCH): the caller guarantees that no
+ * layer reads another's box, so the order the CPU fills them in does not matter. */
+static void reflect(const efsi_grid *g, const efsi_reflection *layers, int n)
 {
-  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
-  if (ni <= 0 || nj <= 0 || nk <= 0) return;
-  reflect_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                   cuda_compute_stream()>>>(f, ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
-                                            g->stride[1], g->stride[2], shift, sign, offset);
-  cuda_launched("wall layer");
+  for (int first = 0; first < n; first += REFLECT_BATCH) {
+    const int count = n - first < REFLECT_BATCH ? n - first : REFLECT_BATCH;
+    reflect_batch b;
+    int most = 0;
+    for (int l = 0; l < count; l++) {
+      const efsi_reflection *r = &layers[first + l];
+      const int ni = r->hi[0] - r->lo[0], nj = r->hi[1] - r->lo[1], nk = r->hi[2] - r->lo[2];
+      const int points = ni > 0 && nj > 0 && nk > 0 ? ni * nj * nk : 0;
+      b.l[l] = {r->f, grid_index(g, r->lo[0], r->lo[1], r->lo[2]), r->shift, r->sign, r->offset,
+                ni > 0 ? ni : 1, nj > 0 ? nj : 1, points};
+      if (points > most) most = points;
+    }
+    if (most == 0) continue;
+    const int threads = 256;
+    reflect_kernel<<<dim3((most + threads - 1) / threads, count), threads, 0,
+                     cuda_compute_stream()>>>(b, g->stride[1], g->stride[2]);
+    cuda_launched("wall layers");
+  }
 }
 
 static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3])
@@ -120,12 +145,13 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
   cuda_launched("wall face");
 }
 
-static void begin(void)
+static void begin(int messages)
 {
   /* The last direction's unpack of the previous exchange may still be queued: a new
    * exchange whose first directions are local copies would post its MPI receives into
-   * that buffer before any sent() waited for it.  The stream is idle by now as a rule. */
-  CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
+   * that buffer before any sent() waited for it.  The stream is idle by now as a rule.
+   * Without messages (one GPU) nothing waits: the streams keep their order by events. */
+  if (messages) CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
   static cudaEvent_t computed;
   if (!computed) CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(computed, cuda_compute_stream()));
