@@ -17,6 +17,7 @@ enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
 enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
 enum { DEVICE_CPU = 0, DEVICE_GPU = 1 };
 enum { AWARE_AUTO = 0, AWARE_YES = 1, AWARE_NO = 2 };
+enum { PHI_WENO5 = 0, PHI_THINC = 1 };
 
 
 typedef struct {
@@ -49,6 +50,8 @@ typedef struct {
 
   unsigned long seed;            /* init.seed */
   double interface_width;        /* init.interface_width (cells) */
+  int phi_transport;             /* solid.phi_transport: PHI_WENO5 or PHI_THINC */
+  double thinc_steepness;        /* solid.thinc_steepness */
   int init_flow;                 /* init.flow */
   double flow_amplitude;         /* init.flow_amplitude */
 

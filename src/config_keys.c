@@ -17,6 +17,7 @@ static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
 static const char *const device_words[] = {"cpu", "gpu", NULL};
 static const char *const aware_words[] = {"auto", "yes", "no", NULL};
+static const char *const phi_words[] = {"weno5", "thinc", NULL};
 
 #define FIELD(f) offsetof(efsi_config, f)
 #define ANY -HUGE_VAL, HUGE_VAL, 0
@@ -62,6 +63,10 @@ const key_spec config_keys[] = {
   {"init", "seed", KIND_SEED, FIELD(seed), 1, ANY, NULL, "an integer >= 0"},
   {"init", "interface_width", KIND_DOUBLES, FIELD(interface_width), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (cells)"},
+  {"solid", "phi_transport", KIND_WORD, FIELD(phi_transport), 1, ANY, phi_words,
+   "weno5 or thinc"},
+  {"solid", "thinc_steepness", KIND_DOUBLES, FIELD(thinc_steepness), 1, 0, 50, 1, NULL,
+   "a number in (0, 50]"},
   {"init", "flow", KIND_WORD, FIELD(init_flow), 1, ANY, flow_words, "rest, taylor-green or couette"},
   {"init", "flow_amplitude", KIND_DOUBLES, FIELD(flow_amplitude), 1, ANY, NULL, "a number"},
   {"output", "fields_every", KIND_LONG, FIELD(fields_every), 1, -1, HUGE_VAL, 0, NULL,
@@ -155,6 +160,8 @@ void config_defaults(efsi_config *c)
   c->end_time = -1;
   c->seed = 1;
   c->init_flow = INIT_REST;
+  c->phi_transport = PHI_WENO5;
+  c->thinc_steepness = 3.5;   /* docs/method.md, "The solid in the step" */
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;
   c->progress_seconds = 10;

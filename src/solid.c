@@ -13,7 +13,7 @@ static void advance_exchange(efsi_halo *in_flight, efsi_timers *timers)
   timer_stop(timers, TIMER_HALO);
 }
 
-void solid_transport(const efsi_kernels *k, efsi_state *s, double dt,
+void solid_transport(const efsi_kernels *k, efsi_state *s, double dt, double thinc_beta,
                      double *const phi_rate[], double *const b_rate[6], efsi_halo *in_flight,
                      efsi_timers *timers)
 {
@@ -22,7 +22,7 @@ void solid_transport(const efsi_kernels *k, efsi_state *s, double dt,
   timer_start(timers, TIMER_ADVECTION);
   /* volume fractions in conservative form: each material's volume is kept to round-off */
   for (int m = 0; m < s->nmat; m++)
-    k->advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, phi_rate[m]);
+    k->advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, thinc_beta, phi_rate[m]);
   timer_stop(timers, TIMER_ADVECTION);
   advance_exchange(in_flight, timers);
   timer_start(timers, TIMER_ADVECTION);

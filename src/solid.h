@@ -12,10 +12,12 @@
 #include "stencils/kernels.h"
 
 /* Owned cells of phi and B are advanced from the velocity and halos of s (valid to width
- * 3).  phi_rate[m] (one per material) and b_rate[6] are scratch fields.  When in_flight is
+ * 3, edges included).  phi is carried with WENO5 face values (thinc_beta = 0) or THINC ones
+ * in its interface cells (thinc_beta > 0: solid.phi_transport = thinc, its steepness).
+ * phi_rate[m] (one per material) and b_rate[6] are scratch fields.  When in_flight is
  * not NULL an exchange is in flight on it, and it is moved on by one direction after each
  * of the transport's first two stages (the caller finishes it). */
-void solid_transport(const efsi_kernels *k, efsi_state *s, double dt,
+void solid_transport(const efsi_kernels *k, efsi_state *s, double dt, double thinc_beta,
                      double *const phi_rate[], double *const b_rate[6], efsi_halo *in_flight,
                      efsi_timers *timers);
 

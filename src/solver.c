@@ -311,8 +311,9 @@ static void momentum(efsi_solver *sv, efsi_state *s, double body)
   if (overlap) halo_start(sv->halo, rhs, 3, 2);
   else halo_exchange(sv->halo, rhs, 3, 2);
   timer_stop(&sv->timers, TIMER_HALO);
-  solid_transport(sv->k, s, sv->dt, sv->phi_rate, sv->stress, overlap ? sv->halo : NULL,
-                  &sv->timers);
+  const double thinc_beta = c->phi_transport == PHI_THINC ? c->thinc_steepness : 0;
+  solid_transport(sv->k, s, sv->dt, thinc_beta, sv->phi_rate, sv->stress,
+                  overlap ? sv->halo : NULL, &sv->timers);
   timer_start(&sv->timers, TIMER_HALO);
   if (overlap) halo_finish(sv->halo);
   double u_wall[3][2];

@@ -18,7 +18,8 @@ typedef struct efsi_kernels {
   void (*advection_weno5)(const efsi_grid *g, int loc, const double *f, const double *u,
                           const double *v, const double *w, double *out);
   void (*advection_weno5_conservative)(const efsi_grid *g, const double *f, const double *u,
-                                       const double *v, const double *w, double *out);
+                                       const double *v, const double *w, double thinc_beta,
+                                       double *out);
   /* stress (stress.h, solid_stress.h) */
   void (*stress_viscous)(const efsi_grid *g, double mu, const double *u, const double *v,
                          const double *w, double *const s[6]);

@@ -17,10 +17,15 @@ void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
 
 void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
                                   const double *restrict u, const double *restrict v,
-                                  const double *restrict w, double *restrict out)
+                                  const double *restrict w, double thinc_beta,
+                                  double *restrict out)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
+  if (thinc_beta > 0) {
+    FOR_BOX(g, lo, hi, p) out[p] = advection_thinc_at(&st, f, u, v, w, p, thinc_beta);
+    return;
+  }
   FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p);
 }

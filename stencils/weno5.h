@@ -155,6 +155,61 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
   return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
 }
 
+/* THINC value of a volume fraction f on the face between p - s_d and p (docs/method.md,
+ * "The solid in the step"), or the WENO5 value where THINC does not apply.
+ * The upwind cell c of the face velocity a holds a mean fbar strictly inside (0, 1) and
+ * lies between its neighbours along d (monotone); its profile is taken as the hyperbolic
+ * tangent 1/2 (1 + g tanh(beta_d (x - x0))), x in [0, 1] across c, g the sign of the
+ * neighbours' difference, x0 such that the profile's mean is fbar, and the face value is
+ * the profile's on the downwind side.  beta_d = beta |n_d| + 0.01 with n the unit normal
+ * of f at c by central differences: the steepness follows the interface's direction, so
+ * a tilted interface is not pulled towards the grid axes.  In closed form, with
+ * Q = exp(beta_d g (2 fbar - 1)) and Y = exp(2 beta_d x0) = (e^beta_d - Q)/(Q - e^-beta_d),
+ * the value at x = 1 is 1/2 (1 + g (e^2beta_d - Y)/(e^2beta_d + Y)) and at x = 0
+ * 1/2 (1 + g (1 - Y)/(1 + Y)).  Reads f at c +- s_e for every e: edges of the halo. */
+#define THINC_EPS 1e-8
+EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f, ptrdiff_t p,
+                             int d, double a, double beta)
+{
+  const ptrdiff_t s = st->s[d];
+  const ptrdiff_t c = a >= 0 ? p - s : p;
+  const double fc = f[c], fm = f[c - s], fp = f[c + s];
+  if (!(fc > THINC_EPS && fc < 1 - THINC_EPS)) return weno5_face(f, p, s, a);
+  if (!((fp - fc) * (fc - fm) > 0)) return fc;   /* a peak or a plateau: the donor's value */
+  double n2 = 0, nd = 0;
+  EFSI_UNROLL(3)
+  for (int e = 0; e < 3; e++) {
+    const double ne = (f[c + st->s[e]] - f[c - st->s[e]]) * st->inv_h[e];
+    n2 += ne * ne;
+    if (e == d) nd = ne;
+  }
+  const double bd = beta * fabs(nd) / sqrt(n2) + 0.01;   /* n2 > 0: f differs along d */
+  const double g = fp > fm ? 1.0 : -1.0;
+  const double q = exp(bd * g * (2 * fc - 1)), eb = exp(bd), emb = exp(-bd);
+  const double y = (eb - q) / (q - emb);
+  if (a >= 0) {
+    const double e2 = eb * eb;
+    return 0.5 * (1 + g * (e2 - y) / (e2 + y));
+  }
+  return 0.5 * (1 + g * (1 - y) / (1 + y));
+}
+
+/* -div(a f) as advection_conservative_at, the face values from thinc_face. */
+EFSI_POINT double advection_thinc_at(const weno5_stencil_t *st, const double *restrict f,
+                                     const double *restrict u, const double *restrict v,
+                                     const double *restrict w, ptrdiff_t p, double beta)
+{
+  const double *const a[3] = {u, v, w};
+  double flux[3];
+  EFSI_UNROLL(3)
+  for (int d = 0; d < 3; d++) {
+    const ptrdiff_t s = st->s[d];
+    flux[d] = a[d][p + s] * thinc_face(st, f, p + s, d, a[d][p + s], beta)
+            - a[d][p] * thinc_face(st, f, p, d, a[d][p], beta);
+  }
+  return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
+}
+
 /* Floating-point operations (add, mul = 1, FMA = 2) per point, counted from the formulas
  * above: three directions x (interpolation 5, six differences 6, upwind blend 17,
  * weno5_derivative 82) + the sum 5; the conservative form three directions x (two faces x
@@ -170,12 +225,14 @@ void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
                      const double *restrict u, const double *restrict v,
                      const double *restrict w, double *restrict out);
 
-/* out = -div(a f) at owned cell centres, the conservative transport of a volume fraction.
- * The fluxes telescope, so the sum of f over a periodic or walled box changes only by
- * round-off, whatever div a is.  Halos needed valid: f width 3; u, v, w width 1 (the high
- * faces). */
+/* out = -div(a f) at owned cell centres, the conservative transport of a volume fraction:
+ * WENO5 face values (thinc_beta = 0) or THINC ones in interface cells (thinc_beta > 0, the
+ * steepness; thinc_face).  The fluxes telescope, so the sum of f over a periodic or walled
+ * box changes only by round-off, whatever div a is.  Halos needed valid: f width 3 (with
+ * THINC its edges too); u, v, w width 1 (the high faces). */
 void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
                                   const double *restrict u, const double *restrict v,
-                                  const double *restrict w, double *restrict out);
+                                  const double *restrict w, double thinc_beta,
+                                  double *restrict out);
 
 #endif

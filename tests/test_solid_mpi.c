@@ -64,11 +64,12 @@ static int by_id_then_position(const void *pa, const void *pb)
 
 /* Returns, with performance.overlap, whether every step after the first formed v* on the
  * interior first while the state's exchange was in flight (every rank). */
-static int run_case(MPI_Comm comm, const int *ranks, int overlap, snapshot *out)
+static int run_case_with(MPI_Comm comm, const int *ranks, int overlap, int thinc, snapshot *out)
 {
   fluid_case fc;
-  const char *overrides[1] = {overlap ? "performance.overlap=true" : "performance.overlap=false"};
-  fluid_case_open(&fc, comm, case_text, overrides, 1, ranks);
+  const char *overrides[2] = {overlap ? "performance.overlap=true" : "performance.overlap=false",
+                              thinc ? "solid.phi_transport=thinc" : "solid.phi_transport=weno5"};
+  fluid_case_open(&fc, comm, case_text, overrides, 2, ranks);
   ck_assert_int_eq(fc.state.nmat, 2);
   fluid_case_steps(&fc, STEPS);
   int interior_first = fc.solver.interior_first == STEPS - 1;
@@ -82,6 +83,11 @@ static int run_case(MPI_Comm comm, const int *ranks, int overlap, snapshot *out)
   if (out->tracers) qsort(out->tracers, (size_t)out->ntracers, sizeof(efsi_tracer), by_id_then_position);
   fluid_case_close(&fc);
   return interior_first;
+}
+
+static int run_case(MPI_Comm comm, const int *ranks, int overlap, snapshot *out)
+{
+  return run_case_with(comm, ranks, overlap, 0, out);
 }
 
 /* rel[f] = max|a - b| / max|a| of each field */
@@ -218,6 +224,48 @@ START_TEST(bodies_are_invariant)
 }
 END_TEST
 
+/* The volume fractions carried with THINC face values (solid.phi_transport = thinc), whose
+ * steepness reads the neighbours across block edges: the bits of one rank on every grid. */
+START_TEST(thinc_transport_is_invariant)
+{
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  snapshot reference, parallel;
+  snapshot_alloc(&reference);
+  snapshot_alloc(&parallel);
+  const int one[3] = {1, 1, 1};
+  int differs = 1;
+  if (rank == 0) {
+    run_case_with(MPI_COMM_SELF, one, 1, 1, &reference);
+    run_case_with(MPI_COMM_SELF, one, 1, 0, &parallel);   /* WENO5: THINC did act */
+    double rel[NFIELDS];
+    field_difference(&reference, &parallel, rel);
+    printf("thinc against weno5 face values, one rank: phi differs by %.1e\n",
+           group_max(rel, 4, 2));
+    differs = group_max(rel, 4, 2) > 1e-6;
+  }
+  ck_assert(mpi_all(differs));
+  int grids[16][3];
+  const int n = mpi_check_invariance_grids(size, (const int[3]){NX, NY, NZ}, grids, 16);
+  for (int g = 0; g < n; g++) {
+    run_case_with(MPI_COMM_WORLD, grids[g], 1, 1, &parallel);
+    int ok = 1;
+    if (rank == 0) {
+      double rel[NFIELDS];
+      field_difference(&reference, &parallel, rel);
+      printf("thinc, %d x %d x %d: relative difference to one rank: velocity %.1e, phi %.1e, "
+             "B %.1e\n", grids[g][0], grids[g][1], grids[g][2], group_max(rel, 0, 3),
+             group_max(rel, 4, 2), group_max(rel, 6, 6));
+      ok = group_max(rel, 0, NFIELDS) <= TEST_GRID_TOLERANCE;
+    }
+    ck_assert(mpi_all(ok));
+  }
+  snapshot_free(&reference);
+  snapshot_free(&parallel);
+}
+END_TEST
+
 static Suite *solid_invariance_suite(void)
 {
   Suite *s = suite_create("solid invariance");
@@ -225,6 +273,7 @@ static Suite *solid_invariance_suite(void)
   tcase_set_timeout(tc, 600);
   tcase_add_test(tc, one_tracer_per_body);
   tcase_add_test(tc, bodies_are_invariant);
+  tcase_add_test(tc, thinc_transport_is_invariant);
   suite_add_tcase(s, tc);
   return s;
 }

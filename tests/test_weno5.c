@@ -106,7 +106,7 @@ static double conservative_sine_error(int d, int cells, double sign)
     test_position(&g, LOC_CENTRE, i, j, k, x);
     f[grid_index(&g, i, j, k)] = sin(kw * x[d] + 0.4);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], out);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, out);
   double err = 0.0;
   for (int k = 0; k < g.n[2]; k++)
     for (int j = 0; j < g.n[1]; j++)
@@ -146,7 +146,7 @@ START_TEST(conservative_form_is_fifth_order_and_conserves)
     vel[1][at] = 0.3 - cos(two_pi * kk / n[2]);
     vel[2][at] = 0.2 * sin(two_pi * (ii + jj) / n[0]);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], out);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, out);
   double total = 0.0, scale = 0.0;
   for (int k = 0; k < n[2]; k++)
     for (int j = 0; j < n[1]; j++)
@@ -394,7 +394,7 @@ START_TEST(optimised_agrees_with_reference)
     for (int e = 0; e < 3; e++) random_smooth(&g, LOC_FACE_X + e, vel[e], 0.3 * e - 0.3);
     for (int form = 0; form < 3; form++) {   /* centre, x face, conservative */
       const int loc = form == 1 ? LOC_FACE_X : LOC_CENTRE;
-      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], out);
+      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, out);
       else advection_weno5(&g, loc, f, vel[0], vel[1], vel[2], out);
       double diff = 0.0, scale = 0.0;
       for (int k = 0; k < n[2]; k++)
@@ -441,6 +441,137 @@ START_TEST(optimised_agrees_with_reference)
 }
 END_TEST
 
+/* THINC transport (solid.phi_transport = thinc): a sphere of radius 0.25 (8 cells) carried
+ * diagonally, velocity (1, 1, 0.5), two periods of a 32^3 periodic box by SSP-RK3 at a
+ * Courant number of 0.05 along x (efsi's solid runs are at 0.01 or less: the viscous limit
+ * binds).  Against WENO5 face values: the volume is kept
+ * to round-off, the interface stays about as narrow as at the start (its width measure
+ * W = sum phi (1 - phi) h^3 grows by more than half with WENO5), the body stays a sphere
+ * (no pull towards the grid axes: equal second moments, none across), and its phi stays
+ * within [0, 1] to a small tolerance. */
+#define COURANT 0.05
+typedef struct {
+  double volume, width, lo, hi, m[3][3], error;
+} carried;
+
+static void fill_periodic(const efsi_grid *g, double *f)
+{
+  FOR_ALL(g, i, j, k) {
+    const int ii = (i + g->n[0]) % g->n[0], jj = (j + g->n[1]) % g->n[1];
+    const int kk = (k + g->n[2]) % g->n[2];
+    if (ii != i || jj != j || kk != k) f[grid_index(g, i, j, k)] = f[grid_index(g, ii, jj, kk)];
+  }
+}
+
+static carried carry_sphere(double beta)
+{
+  const int n[3] = {32, 32, 32};
+  const double len[3] = {1.0, 1.0, 1.0};
+  efsi_grid g = test_grid(n, len, 0, 0);
+  double *f = field_alloc(&g), *f0 = field_alloc(&g), *rate = field_alloc(&g), *vel[3];
+  const double speed[3] = {1.0, 1.0, 0.5}, h = g.h[0];
+  for (int e = 0; e < 3; e++) {
+    vel[e] = field_alloc(&g);
+    fill_constant(&g, vel[e], speed[e]);
+  }
+  FOR_ALL(&g, i, j, k) {
+    double x[3];
+    test_position(&g, LOC_CENTRE, i, j, k, x);
+    const double r = sqrt((x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.5) * (x[1] - 0.5) +
+                          (x[2] - 0.5) * (x[2] - 0.5));
+    f[grid_index(&g, i, j, k)] = 0.5 * (1.0 - tanh((r - 0.25) / (0.5 * h)));
+  }
+  fill_periodic(&g, f);
+  const double dt = COURANT * h, end = 2.0;   /* two periods: back where it started */
+  const int steps = (int)ceil(end / dt - 1e-9);
+  double *f1 = field_alloc(&g);
+  memcpy(f0, f, g.size * sizeof *f);
+  for (int s = 0; s < steps; s++) {
+    const double tau = end / steps;
+    /* SSP-RK3 (Shu-Osher) */
+    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, rate);
+    FOR_OWNED(&g, i, j, k) {
+      const ptrdiff_t p = grid_index(&g, i, j, k);
+      f1[p] = f[p] + tau * rate[p];
+    }
+    fill_periodic(&g, f1);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, rate);
+    FOR_OWNED(&g, i, j, k) {
+      const ptrdiff_t p = grid_index(&g, i, j, k);
+      f1[p] = 0.75 * f[p] + 0.25 * (f1[p] + tau * rate[p]);
+    }
+    fill_periodic(&g, f1);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, rate);
+    FOR_OWNED(&g, i, j, k) {
+      const ptrdiff_t p = grid_index(&g, i, j, k);
+      f[p] = f[p] / 3.0 + 2.0 / 3.0 * (f1[p] + tau * rate[p]);
+    }
+    fill_periodic(&g, f);
+  }
+  carried c = {0, 0, 1e30, -1e30, {{0}}, 0};
+  double v0 = 0, w0 = 0, mom[3] = {0, 0, 0};
+  FOR_OWNED(&g, i, j, k) {
+    const ptrdiff_t p = grid_index(&g, i, j, k);
+    double x[3];
+    test_position(&g, LOC_CENTRE, i, j, k, x);
+    c.volume += f[p];
+    v0 += f0[p];
+    c.width += f[p] * (1 - f[p]);
+    w0 += f0[p] * (1 - f0[p]);
+    c.lo = fmin(c.lo, f[p]);
+    c.hi = fmax(c.hi, f[p]);
+    c.error += fabs(f[p] - f0[p]);
+    for (int a = 0; a < 3; a++) mom[a] += f[p] * x[a];
+  }
+  FOR_OWNED(&g, i, j, k) {
+    const ptrdiff_t p = grid_index(&g, i, j, k);
+    double x[3];
+    test_position(&g, LOC_CENTRE, i, j, k, x);
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++)
+        c.m[a][b] += f[p] * (x[a] - mom[a] / c.volume) * (x[b] - mom[b] / c.volume);
+  }
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++) c.m[a][b] /= c.volume;
+  c.error /= v0;
+  c.volume = c.volume / v0 - 1;
+  c.width /= w0;
+  field_free(f);
+  field_free(f0);
+  field_free(f1);
+  field_free(rate);
+  for (int e = 0; e < 3; e++) field_free(vel[e]);
+  return c;
+}
+
+START_TEST(thinc_keeps_the_interface_sharp)
+{
+  const carried w = carry_sphere(0), t = carry_sphere(3.5);
+  const carried *both[2] = {&w, &t};
+  for (int s = 0; s < 2; s++) {
+    const carried *c = both[s];
+    const double mean = (c->m[0][0] + c->m[1][1] + c->m[2][2]) / 3;
+    printf("%s: volume change %.2g, interface width W/W0 %.3f, phi in [%.2g, 1 %+.2g], "
+           "L1 error %.4f of the volume, moments xx yy zz %.5f %.5f %.5f (sphere %.5f), "
+           "xy xz yz %.1e %.1e %.1e\n", s ? "thinc" : "weno5", c->volume, c->width, c->lo,
+           c->hi - 1, c->error, c->m[0][0], c->m[1][1], c->m[2][2], 0.25 * 0.25 / 5,
+           c->m[0][1] / mean, c->m[0][2] / mean, c->m[1][2] / mean);
+    ck_assert(fabs(c->volume) <= 1e-13);
+  }
+  /* measured: W/W0 3.36 (WENO5) and 0.78 (THINC, sharper than the tanh start); phi in
+   * [-2e-5, 1 + 1.3e-4]; second moments equal to 1.4 %, cross moments 1.4 % of them */
+  ck_assert(w.width > 2.0);   /* WENO5 widens the interface: what THINC is for */
+  ck_assert(t.width < 1.0);
+  ck_assert(t.error < w.error);
+  ck_assert(t.lo > -1e-4 && t.hi < 1 + 1e-3);
+  const double mean = (t.m[0][0] + t.m[1][1] + t.m[2][2]) / 3;
+  for (int a = 0; a < 3; a++) {
+    ck_assert(fabs(t.m[a][a] / mean - 1) < 0.03);
+    for (int b = a + 1; b < 3; b++) ck_assert(fabs(t.m[a][b] / mean) < 0.03);
+  }
+}
+END_TEST
+
 START_TEST(derivative_function)
 {
   /* Equal differences are a linear function: the derivative is that difference. */
@@ -470,6 +601,7 @@ static Suite *weno5_suite(void)
   tcase_add_test(tc, constant_gives_zero);
   tcase_add_test(tc, linear_gives_exact_slope_and_touches_only_updated_points);
   tcase_add_test(tc, step_is_essentially_non_oscillatory);
+  tcase_add_test(tc, thinc_keeps_the_interface_sharp);
   suite_add_tcase(s, tc);
   return s;
 }

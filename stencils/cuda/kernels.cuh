@@ -15,7 +15,8 @@ extern "C" {
 void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const double *u,
                           const double *v, const double *w, double *out);
 void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
-                                       const double *v, const double *w, double *out);
+                                       const double *v, const double *w, double thinc_beta,
+                                       double *out);
 /* stress.cu, solid_stress.cu */
 void stress_viscous_cuda(const efsi_grid *g, double mu, const double *u, const double *v,
                          const double *w, double *const s[6]);
