@@ -24,8 +24,8 @@ void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
   if (thinc_beta > 0) {
-    FOR_BOX(g, lo, hi, p) out[p] = advection_thinc_at(&st, f, u, v, w, p, thinc_beta);
-    return;
+    FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p, thinc_beta);
+  } else {
+    FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0);
   }
-  FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p);
 }

@@ -137,24 +137,6 @@ EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict
            + az * weno5_upwind(f, p, st->s[2], az));
 }
 
-/* -div(a f) at the cell centre p: the difference of the face fluxes along each direction. */
-EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
-                                            const double *restrict f,
-                                            const double *restrict u,
-                                            const double *restrict v,
-                                            const double *restrict w, ptrdiff_t p)
-{
-  const double *const a[3] = {u, v, w};
-  double flux[3];   /* high face's flux less the low face's, per direction */
-  EFSI_UNROLL(3)
-  for (int d = 0; d < 3; d++) {
-    const ptrdiff_t s = st->s[d];
-    flux[d] = a[d][p + s] * weno5_face(f, p + s, s, a[d][p + s])
-            - a[d][p] * weno5_face(f, p, s, a[d][p]);
-  }
-  return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
-}
-
 /* THINC value of a volume fraction f on the face between p - s_d and p (docs/method.md,
  * "The solid in the step"), or the WENO5 value where THINC does not apply.
  * The upwind cell c of the face velocity a holds a mean fbar strictly inside (0, 1) and
@@ -194,18 +176,25 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   return 0.5 * (1 + g * (1 - y) / (1 + y));
 }
 
-/* -div(a f) as advection_conservative_at, the face values from thinc_face. */
-EFSI_POINT double advection_thinc_at(const weno5_stencil_t *st, const double *restrict f,
-                                     const double *restrict u, const double *restrict v,
-                                     const double *restrict w, ptrdiff_t p, double beta)
+/* -div(a f) at the cell centre p: the difference of the face fluxes along each direction,
+ * the face values WENO5's (beta = 0; a literal 0 lets the compiler drop the THINC branch)
+ * or thinc_face's (beta > 0). */
+EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
+                                            const double *restrict f,
+                                            const double *restrict u,
+                                            const double *restrict v,
+                                            const double *restrict w, ptrdiff_t p, double beta)
 {
   const double *const a[3] = {u, v, w};
-  double flux[3];
+  double flux[3];   /* high face's flux less the low face's, per direction */
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    flux[d] = a[d][p + s] * thinc_face(st, f, p + s, d, a[d][p + s], beta)
-            - a[d][p] * thinc_face(st, f, p, d, a[d][p], beta);
+    const double hi = beta > 0 ? thinc_face(st, f, p + s, d, a[d][p + s], beta)
+                               : weno5_face(f, p + s, s, a[d][p + s]);
+    const double lo = beta > 0 ? thinc_face(st, f, p, d, a[d][p], beta)
+                               : weno5_face(f, p, s, a[d][p]);
+    flux[d] = a[d][p + s] * hi - a[d][p] * lo;
   }
   return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
 }
