@@ -160,7 +160,7 @@ void config_defaults(efsi_config *c)
   c->end_time = -1;
   c->seed = 1;
   c->init_flow = INIT_REST;
-  c->phi_transport = PHI_WENO5;
+  c->phi_transport = PHI_THINC;
   c->thinc_steepness = 3.5;   /* docs/method.md, "The solid in the step" */
   c->flow_amplitude = 1;
   c->diagnostics_every = 10;

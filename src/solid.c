@@ -22,7 +22,8 @@ void solid_transport(const efsi_kernels *k, efsi_state *s, double dt, double thi
   timer_start(timers, TIMER_ADVECTION);
   /* volume fractions in conservative form: each material's volume is kept to round-off */
   for (int m = 0; m < s->nmat; m++)
-    k->advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, thinc_beta, phi_rate[m]);
+    k->advection_weno5_conservative(g, s->phi[m], s->u, s->v, s->w, thinc_beta, dt,
+                                    phi_rate[m]);
   timer_stop(timers, TIMER_ADVECTION);
   advance_exchange(in_flight, timers);
   timer_start(timers, TIMER_ADVECTION);

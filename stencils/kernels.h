@@ -19,7 +19,7 @@ typedef struct efsi_kernels {
                           const double *v, const double *w, double *out);
   void (*advection_weno5_conservative)(const efsi_grid *g, const double *f, const double *u,
                                        const double *v, const double *w, double thinc_beta,
-                                       double *out);
+                                       double dt, double *out);
   /* stress (stress.h, solid_stress.h) */
   void (*stress_viscous)(const efsi_grid *g, double mu, const double *u, const double *v,
                          const double *w, double *const s[6]);

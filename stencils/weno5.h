@@ -143,15 +143,22 @@ EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict
  * lies between its neighbours along d (monotone); its profile is taken as the hyperbolic
  * tangent 1/2 (1 + g tanh(beta_d (x - x0))), x in [0, 1] across c, g the sign of the
  * neighbours' difference, x0 such that the profile's mean is fbar, and the face value is
- * the profile's on the downwind side.  beta_d = beta |n_d| + 0.01 with n the unit normal
- * of f at c by central differences: the steepness follows the interface's direction, so
- * a tilted interface is not pulled towards the grid axes.  In closed form, with
- * Q = exp(beta_d g (2 fbar - 1)) and Y = exp(2 beta_d x0) = (e^beta_d - Q)/(Q - e^-beta_d),
- * the value at x = 1 is 1/2 (1 + g (e^2beta_d - Y)/(e^2beta_d + Y)) and at x = 0
- * 1/2 (1 + g (1 - Y)/(1 + Y)).  Reads f at c +- s_e for every e: edges of the halo. */
+ * the profile's mean over the part of c that crosses the face in the step dt: the interval
+ * [1 - nu, 1] (a >= 0) or [0, nu] (a < 0), nu = |a| dt / h_d the face's Courant number
+ * (the flux of the semi-Lagrangian THINC scheme, so that a forward Euler step cannot move
+ * more of c across the face than c holds; nu -> 0 gives the profile's value at the face).
+ * beta_d = beta |n_d| + 0.01 with n the unit normal of f at c by central differences: the
+ * steepness follows the interface's direction, so a tilted interface is not pulled towards
+ * the grid axes.  In closed form, with Q = exp(beta_d g (2 fbar - 1)) and
+ * Y = exp(2 beta_d x0) = (e^beta_d - Q)/(Q - e^-beta_d), A = beta_d (x_a - x0) at the
+ * interval's start x_a and delta = beta_d nu, the mean is
+ * 1/2 + g log(cosh(A + delta)/cosh(A)) / (2 delta), the logarithm written as
+ * log1p(cosh(delta) - 1 + tanh(A) sinh(delta)) through expm1, exact to round-off for every
+ * nu > 0; tanh(A) comes from e^2A = e^(2 beta_d x_a) / Y, so four exponentials or
+ * logarithms in all.  Reads f at c +- s_e for every e: edges of the halo. */
 #define THINC_EPS 1e-8
 EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f, ptrdiff_t p,
-                             int d, double a, double beta)
+                             int d, double a, double beta, double dt)
 {
   const ptrdiff_t s = st->s[d];
   const ptrdiff_t c = a >= 0 ? p - s : p;
@@ -167,32 +174,35 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   }
   const double bd = beta * fabs(nd) / sqrt(n2) + 0.01;   /* n2 > 0: f differs along d */
   const double g = fp > fm ? 1.0 : -1.0;
-  const double q = exp(bd * g * (2 * fc - 1)), eb = exp(bd), emb = exp(-bd);
+  const double q = exp(bd * g * (2 * fc - 1)), eb = exp(bd), emb = 1 / eb;
   const double y = (eb - q) / (q - emb);
-  if (a >= 0) {
-    const double e2 = eb * eb;
-    return 0.5 * (1 + g * (e2 - y) / (e2 + y));
-  }
-  return 0.5 * (1 + g * (1 - y) / (1 + y));
+  const double nu = fmin(fabs(a) * dt * st->inv_h[d], 1.0), delta = bd * nu;
+  const double ep = expm1(delta), em = -ep / (1 + ep);   /* e^delta - 1, e^-delta - 1 */
+  /* e^2A with x_a = 1 - nu (a >= 0: e^(2 beta_d) e^(-2 delta) / Y) or 0 (1 / Y) */
+  const double e2a = a >= 0 ? eb * eb * ((1 + em) * (1 + em)) / y : 1 / y;
+  const double ta = (e2a - 1) / (e2a + 1);   /* tanh(A) */
+  if (!(delta > 0)) return 0.5 * (1 + g * ta);   /* a = 0: no flux; the value at the face */
+  return 0.5 * (1 + g * log1p(0.5 * (ep + em) + 0.5 * ta * (ep - em)) / delta);
 }
 
 /* -div(a f) at the cell centre p: the difference of the face fluxes along each direction,
  * the face values WENO5's (beta = 0; a literal 0 lets the compiler drop the THINC branch)
- * or thinc_face's (beta > 0). */
+ * or thinc_face's (beta > 0, over the step dt). */
 EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
                                             const double *restrict f,
                                             const double *restrict u,
                                             const double *restrict v,
-                                            const double *restrict w, ptrdiff_t p, double beta)
+                                            const double *restrict w, ptrdiff_t p, double beta,
+                                            double dt)
 {
   const double *const a[3] = {u, v, w};
   double flux[3];   /* high face's flux less the low face's, per direction */
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    const double hi = beta > 0 ? thinc_face(st, f, p + s, d, a[d][p + s], beta)
+    const double hi = beta > 0 ? thinc_face(st, f, p + s, d, a[d][p + s], beta, dt)
                                : weno5_face(f, p + s, s, a[d][p + s]);
-    const double lo = beta > 0 ? thinc_face(st, f, p, d, a[d][p], beta)
+    const double lo = beta > 0 ? thinc_face(st, f, p, d, a[d][p], beta, dt)
                                : weno5_face(f, p, s, a[d][p]);
     flux[d] = a[d][p + s] * hi - a[d][p] * lo;
   }
@@ -216,12 +226,13 @@ void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
 
 /* out = -div(a f) at owned cell centres, the conservative transport of a volume fraction:
  * WENO5 face values (thinc_beta = 0) or THINC ones in interface cells (thinc_beta > 0, the
- * steepness; thinc_face).  The fluxes telescope, so the sum of f over a periodic or walled
- * box changes only by round-off, whatever div a is.  Halos needed valid: f width 3 (with
+ * steepness; thinc_face: their fluxes are those of a forward Euler step of dt).  The fluxes
+ * telescope, so the sum of f over a periodic or walled box changes only by round-off,
+ * whatever div a is.  Halos needed valid: f width 3 (with
  * THINC its edges too); u, v, w width 1 (the high faces). */
 void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
                                   const double *restrict u, const double *restrict v,
-                                  const double *restrict w, double thinc_beta,
+                                  const double *restrict w, double thinc_beta, double dt,
                                   double *restrict out);
 
 #endif

@@ -56,7 +56,7 @@ START_TEST(documented_defaults)
   ck_assert_int_eq(plain.boundary[2], BOUNDARY_PERIODIC);
   ck_assert(plain.dt_auto && plain.safety == 0.5 && !plain.unsafe);
   ck_assert(plain.density == 1 && plain.viscosity == 1 && plain.seed == 1);
-  ck_assert(plain.phi_transport == PHI_WENO5 && plain.thinc_steepness == 3.5);
+  ck_assert(plain.phi_transport == PHI_THINC && plain.thinc_steepness == 3.5);
   ck_assert(plain.end_time < 0 && plain.diagnostics_every == 10);
   ck_assert(plain.wall_limit == 0 && plain.progress_seconds == 10);
   /* time.wall_limit: seconds, or hours:minutes:seconds with any number of hours */
@@ -95,7 +95,7 @@ START_TEST(full_case)
       "[drive]\nmode = flowrate\npressure_gradient = 4\nbulk_velocity = 0.125\n"
       "[pressure]\nmethod = smac\n"
       "[time]\ndt = 1e-4\nsafety = 1\nunsafe = yes\nsteps = 0\nend_time = 7.5\n"
-      "[solid]\nphi_transport = thinc\nthinc_steepness = 2.5\n"
+      "[solid]\nphi_transport = weno5\nthinc_steepness = 2.5\n"
       "[init]\nseed = 4294967297\ninterface_width = 1.5\nflow = taylor-green\n"
       "flow_amplitude = -0.5\n"
       "[output]\nfields_every = 100\ndiagnostics_every = 0\nrestart_every = 5000\n"
@@ -117,7 +117,7 @@ START_TEST(full_case)
   ck_assert(!c.dt_auto && c.dt == 1e-4 && c.safety == 1 && c.unsafe);
   ck_assert(c.steps == 0 && c.end_time == 7.5);
   ck_assert(c.seed == 4294967297UL && c.interface_width == 1.5);
-  ck_assert(c.phi_transport == PHI_THINC && c.thinc_steepness == 2.5);
+  ck_assert(c.phi_transport == PHI_WENO5 && c.thinc_steepness == 2.5);
   ck_assert(c.init_flow == INIT_TAYLOR_GREEN && c.flow_amplitude == -0.5);
   ck_assert(c.fields_every == 100 && c.diagnostics_every == 0 && c.restart_every == 5000);
   ck_assert(c.peak_gflops == 3456.5);

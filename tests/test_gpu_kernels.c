@@ -92,7 +92,7 @@ static void run_point_kernels(bench *b, const efsi_kernels *k, int gpu)
   const double modulus[2] = {0.02, 0.5};
   for (int loc = LOC_CENTRE; loc <= LOC_FACE_Z; loc++)
     k->advection_weno5(g, loc, a[4], a[0], a[1], a[2], a[5 + loc]);
-  k->advection_weno5_conservative(g, a[16], a[0], a[1], a[2], 0, a[9]);
+  k->advection_weno5_conservative(g, a[16], a[0], a[1], a[2], 0, 0, a[9]);
   k->stress_viscous(g, 0.9, a[0], a[1], a[2], ss);
   k->solid_stress_add(g, 2, modulus, phi, bb, ss, a[4]);
   k->stress_divergence_add(g, 1.0 / 1.1, ss, a[5], a[6], a[7]);
@@ -135,9 +135,9 @@ START_TEST(thinc_agrees)
   bench b;
   bench_open(&b, 4242u);
   efsi_cpu_kernels.advection_weno5_conservative(&b.g, b.host[16], b.host[0], b.host[1],
-                                                b.host[2], 3.5, b.host[9]);
+                                                b.host[2], 3.5, 0.01, b.host[9]);
   efsi_cuda_kernels.advection_weno5_conservative(&b.g, b.dev[16], b.dev[0], b.dev[1],
-                                                 b.dev[2], 3.5, b.dev[9]);
+                                                 b.dev[2], 3.5, 0.01, b.dev[9]);
   device_synchronize();
   double *copy = malloc(b.g.size * sizeof *copy);
   device_download(copy, b.dev[9], b.g.size);

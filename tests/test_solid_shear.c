@@ -56,7 +56,7 @@ START_TEST(interface_stress_saturates)
          at100[0], fmax(at50[1], at100[1]));
   /* an untreated interface cell would hold B_xy ~ S t: a factor 2 between the samples */
   ck_assert(at100[0] <= 1.05 * at50[0]);
-  ck_assert(fmax(at50[1], at100[1]) <= 2.0);   /* measured 1.17 */
+  ck_assert(fmax(at50[1], at100[1]) <= 2.0);   /* measured 1.47 (WENO5: 1.17) */
   fluid_case_close(&fc);
 }
 END_TEST

@@ -16,7 +16,7 @@ void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const do
                           const double *v, const double *w, double *out);
 void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
                                        const double *v, const double *w, double thinc_beta,
-                                       double *out);
+                                       double dt, double *out);
 /* stress.cu, solid_stress.cu */
 void stress_viscous_cuda(const efsi_grid *g, double mu, const double *u, const double *v,
                          const double *w, double *const s[6]);

@@ -19,17 +19,17 @@ void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const do
 
 void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
                                        const double *v, const double *w, double thinc_beta,
-                                       double *out)
+                                       double dt, double *out)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
   if (thinc_beta > 0)
     for_box(g, lo, hi, "advection_thinc", [=] __device__(ptrdiff_t p) {
-      out[p] = advection_conservative_at(&st, f, u, v, w, p, thinc_beta);
+      out[p] = advection_conservative_at(&st, f, u, v, w, p, thinc_beta, dt);
     });
   else
     for_box(g, lo, hi, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
-      out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0);
+      out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0, 0.0);
     });
 }
