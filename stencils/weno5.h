@@ -185,6 +185,40 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   return 0.5 * (1 + g * log1p(0.5 * (ep + em) + 0.5 * ta * (ep - em)) / delta);
 }
 
+/* What THINC face values add to WENO5's -div(a f) at the cell centre p (thinc_face): the
+ * flux changes of p's faces whose upwind cell is an interface cell (the GPU's correction;
+ * the CPU's goes face by face, stencils/weno5.c). */
+EFSI_POINT double thinc_correction_at(const weno5_stencil_t *st, const double *restrict f,
+                                      const double *restrict u, const double *restrict v,
+                                      const double *restrict w, ptrdiff_t p, double beta,
+                                      double dt)
+{
+  /* the upwind cells of p's faces are p and its face neighbours: none an interface cell, no
+   * change (read from f alone, before any velocity) */
+  int near = f[p] > THINC_EPS && f[p] < 1 - THINC_EPS;
+  EFSI_UNROLL(3)
+  for (int d = 0; d < 3; d++) {
+    const double lo = f[p - st->s[d]], hi = f[p + st->s[d]];
+    near |= (lo > THINC_EPS && lo < 1 - THINC_EPS) | (hi > THINC_EPS && hi < 1 - THINC_EPS);
+  }
+  if (!near) return 0;
+  const double *const a[3] = {u, v, w};
+  double sum = 0;
+  EFSI_UNROLL(3)
+  for (int d = 0; d < 3; d++) {
+    const ptrdiff_t s = st->s[d];
+    for (int side = 0; side < 2; side++) {   /* the low face (at p), then the high (p + s) */
+      const ptrdiff_t q = p + side * s;
+      const double aq = a[d][q], fc = f[aq >= 0 ? q - s : q];
+      if (!(fc > THINC_EPS && fc < 1 - THINC_EPS)) continue;
+      const double change =
+          aq * (thinc_face(st, f, q, d, aq, beta, dt) - weno5_face(f, q, s, aq));
+      sum += (side ? change : -change) * st->inv_h[d];
+    }
+  }
+  return -sum;
+}
+
 /* -div(a f) at the cell centre p: the difference of the face fluxes along each direction,
  * the face values WENO5's (beta = 0; a literal 0 lets the compiler drop the THINC branch)
  * or thinc_face's (beta > 0, over the step dt). */

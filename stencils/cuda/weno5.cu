@@ -24,12 +24,14 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
+  /* WENO5's rate everywhere, then THINC's change where an upwind cell is an interface cell:
+   * the WENO5 kernel keeps its speed, and only the warps at an interface branch */
+  for_box(g, lo, hi, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
+    out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0, 0.0);
+  });
   if (thinc_beta > 0)
     for_box(g, lo, hi, "advection_thinc", [=] __device__(ptrdiff_t p) {
-      out[p] = advection_conservative_at(&st, f, u, v, w, p, thinc_beta, dt);
-    });
-  else
-    for_box(g, lo, hi, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
-      out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0, 0.0);
+      const double c = thinc_correction_at(&st, f, u, v, w, p, thinc_beta, dt);
+      if (c != 0) out[p] += c;
     });
 }
