@@ -16,7 +16,7 @@ void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
 }
 
 /* What THINC face values (thinc_face) change in out = -div(a f): on every face normal to d
- * whose upwind cell is an interface cell, the flux's change a (f_thinc - f_weno5), taken
+ * whose upwind cell is an interface cell, the flux's change (thinc_flux_change), taken
  * from the owned cell below the face and given to the owned cell above, each face once.
  * The faces of a line along d go in order on one thread (d = 0: the (k, j) rows; d = 1:
  * threads over k; d = 2: threads over j), so no two threads write one cell and every cell
@@ -37,10 +37,8 @@ static void thinc_correct(const efsi_grid *g, const weno5_stencil_t *st, int d,
         /* the face q between cells q - s and q, and its index along d */
         const int j = d == 2 ? o : m, k = d == 2 ? m : o, along = d == 0 ? i : m;
         const ptrdiff_t q = grid_index(g, i, j, k);
-        const double aq = a[q], fc = f[aq >= 0 ? q - s : q];
-        if (!(fc > THINC_EPS && fc < 1 - THINC_EPS)) continue;
-        const double change =
-            aq * (thinc_face(st, f, q, d, aq, beta, dt) - weno5_face(f, q, s, aq)) * inv_h;
+        const double change = thinc_flux_change(st, f, q, d, a[q], beta, dt) * inv_h;
+        if (change == 0) continue;
         if (along > 0) out[q - s] -= change;
         if (along < g->n[d]) out[q] += change;
       }
@@ -56,7 +54,7 @@ void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
   /* THINC: the vectorised WENO5 loop everywhere, then the faces whose upwind cell is an
    * interface cell corrected (elsewhere THINC's face values are WENO5's) */
-  FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0, 0.0);
+  FOR_BOX(g, lo, hi, p) out[p] = advection_conservative_at(&st, f, u, v, w, p);
   if (thinc_beta > 0) {
     const double *const a[3] = {u, v, w};
     for (int d = 0; d < 3; d++) thinc_correct(g, &st, d, f, a[d], thinc_beta, dt, out);

@@ -157,13 +157,16 @@ EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict
  * nu > 0; tanh(A) comes from e^2A = e^(2 beta_d x_a) / Y, so four exponentials or
  * logarithms in all.  Reads f at c +- s_e for every e: edges of the halo. */
 #define THINC_EPS 1e-8
+/* Whether a cell of volume fraction fc is an interface cell, where THINC applies. */
+EFSI_POINT int thinc_interface(double fc) { return fc > THINC_EPS && fc < 1 - THINC_EPS; }
+
 EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f, ptrdiff_t p,
                              int d, double a, double beta, double dt)
 {
   const ptrdiff_t s = st->s[d];
   const ptrdiff_t c = a >= 0 ? p - s : p;
   const double fc = f[c], fm = f[c - s], fp = f[c + s];
-  if (!(fc > THINC_EPS && fc < 1 - THINC_EPS)) return weno5_face(f, p, s, a);
+  if (!thinc_interface(fc)) return weno5_face(f, p, s, a);
   if (!((fp - fc) * (fc - fm) > 0)) return fc;   /* a peak or a plateau: the donor's value */
   double n2 = 0, nd = 0;
   EFSI_UNROLL(3)
@@ -185,60 +188,58 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   return 0.5 * (1 + g * log1p(0.5 * (ep + em) + 0.5 * ta * (ep - em)) / delta);
 }
 
-/* What THINC face values add to WENO5's -div(a f) at the cell centre p (thinc_face): the
- * flux changes of p's faces whose upwind cell is an interface cell (the GPU's correction;
- * the CPU's goes face by face, stencils/weno5.c). */
+/* The change of the flux a f through the face between q - s_d and q (face velocity a) when
+ * its value is THINC's instead of WENO5's: zero unless the upwind cell is an interface cell.
+ * The CPU adds it face by face (stencils/weno5.c), the GPU cell by cell
+ * (thinc_correction_at). */
+EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *restrict f,
+                                    ptrdiff_t q, int d, double a, double beta, double dt)
+{
+  const ptrdiff_t s = st->s[d];
+  if (!thinc_interface(f[a >= 0 ? q - s : q])) return 0;
+  return a * (thinc_face(st, f, q, d, a, beta, dt) - weno5_face(f, q, s, a));
+}
+
+/* What THINC face values add to WENO5's -div(a f) at the cell centre p: the flux changes of
+ * p's six faces.  The upwind cells of p's faces are p and its face neighbours: where none is
+ * an interface cell the change is zero, read from f alone before any velocity. */
 EFSI_POINT double thinc_correction_at(const weno5_stencil_t *st, const double *restrict f,
                                       const double *restrict u, const double *restrict v,
                                       const double *restrict w, ptrdiff_t p, double beta,
                                       double dt)
 {
-  /* the upwind cells of p's faces are p and its face neighbours: none an interface cell, no
-   * change (read from f alone, before any velocity) */
-  int near = f[p] > THINC_EPS && f[p] < 1 - THINC_EPS;
+  int near = thinc_interface(f[p]);
   EFSI_UNROLL(3)
-  for (int d = 0; d < 3; d++) {
-    const double lo = f[p - st->s[d]], hi = f[p + st->s[d]];
-    near |= (lo > THINC_EPS && lo < 1 - THINC_EPS) | (hi > THINC_EPS && hi < 1 - THINC_EPS);
-  }
+  for (int d = 0; d < 3; d++)
+    near |= thinc_interface(f[p - st->s[d]]) | thinc_interface(f[p + st->s[d]]);
   if (!near) return 0;
   const double *const a[3] = {u, v, w};
   double sum = 0;
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    for (int side = 0; side < 2; side++) {   /* the low face (at p), then the high (p + s) */
-      const ptrdiff_t q = p + side * s;
-      const double aq = a[d][q], fc = f[aq >= 0 ? q - s : q];
-      if (!(fc > THINC_EPS && fc < 1 - THINC_EPS)) continue;
-      const double change =
-          aq * (thinc_face(st, f, q, d, aq, beta, dt) - weno5_face(f, q, s, aq));
-      sum += (side ? change : -change) * st->inv_h[d];
-    }
+    sum += (thinc_flux_change(st, f, p + s, d, a[d][p + s], beta, dt)
+            - thinc_flux_change(st, f, p, d, a[d][p], beta, dt)) * st->inv_h[d];
   }
   return -sum;
 }
 
-/* -div(a f) at the cell centre p: the difference of the face fluxes along each direction,
- * the face values WENO5's (beta = 0; a literal 0 lets the compiler drop the THINC branch)
- * or thinc_face's (beta > 0, over the step dt). */
+/* -div(a f) at the cell centre p: the difference of the face fluxes along each direction
+ * (WENO5 face values; THINC's are added by thinc_correction_at or, on the CPU, face by
+ * face). */
 EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
                                             const double *restrict f,
                                             const double *restrict u,
                                             const double *restrict v,
-                                            const double *restrict w, ptrdiff_t p, double beta,
-                                            double dt)
+                                            const double *restrict w, ptrdiff_t p)
 {
   const double *const a[3] = {u, v, w};
   double flux[3];   /* high face's flux less the low face's, per direction */
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    const double hi = beta > 0 ? thinc_face(st, f, p + s, d, a[d][p + s], beta, dt)
-                               : weno5_face(f, p + s, s, a[d][p + s]);
-    const double lo = beta > 0 ? thinc_face(st, f, p, d, a[d][p], beta, dt)
-                               : weno5_face(f, p, s, a[d][p]);
-    flux[d] = a[d][p + s] * hi - a[d][p] * lo;
+    flux[d] = a[d][p + s] * weno5_face(f, p + s, s, a[d][p + s])
+            - a[d][p] * weno5_face(f, p, s, a[d][p]);
   }
   return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
 }

@@ -27,7 +27,7 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
   /* WENO5's rate everywhere, then THINC's change where an upwind cell is an interface cell:
    * the WENO5 kernel keeps its speed, and only the warps at an interface branch */
   for_box(g, lo, hi, "advection_weno5_conservative", [=] __device__(ptrdiff_t p) {
-    out[p] = advection_conservative_at(&st, f, u, v, w, p, 0.0, 0.0);
+    out[p] = advection_conservative_at(&st, f, u, v, w, p);
   });
   if (thinc_beta > 0)
     for_box(g, lo, hi, "advection_thinc", [=] __device__(ptrdiff_t p) {
