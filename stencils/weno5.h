@@ -190,8 +190,8 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
 
 /* The change of the flux a f through the face between q - s_d and q (face velocity a) when
  * its value is THINC's instead of WENO5's: zero unless the upwind cell is an interface cell.
- * The CPU adds it face by face (stencils/weno5.c), the GPU cell by cell
- * (thinc_correction_at). */
+ * The CPU adds it face by face (stencils/weno5.c); the GPU stores it face by face, computed
+ * by the face's upwind cell, and sums each cell's six (thinc_correction_at). */
 EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *restrict f,
                                     ptrdiff_t q, int d, double a, double beta, double dt)
 {
@@ -200,26 +200,38 @@ EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *res
   return a * (thinc_face(st, f, q, d, a, beta, dt) - weno5_face(f, q, s, a));
 }
 
+/* The stored flux change of the face between q - s_d and q: change[q] where the face's
+ * upwind cell is an interface cell (the only faces whose change is stored), zero elsewhere. */
+EFSI_POINT double thinc_stored_change(const weno5_stencil_t *st, const double *restrict f,
+                                      const double *restrict a, const double *restrict change,
+                                      ptrdiff_t q, int d)
+{
+  return thinc_interface(f[a[q] >= 0 ? q - st->s[d] : q]) ? change[q] : 0;
+}
+
 /* What THINC face values add to WENO5's -div(a f) at the cell centre p: the flux changes of
- * p's six faces.  The upwind cells of p's faces are p and its face neighbours: where none is
- * an interface cell the change is zero, read from f alone before any velocity. */
+ * p's six faces, read from c0, c1, c2 (thinc_flux_change of the faces normal to x, y, z,
+ * stored at the face's index).  The upwind cells of p's faces are p and its face
+ * neighbours: where none is an interface cell the change is zero, read from f alone before
+ * any velocity. */
 EFSI_POINT double thinc_correction_at(const weno5_stencil_t *st, const double *restrict f,
                                       const double *restrict u, const double *restrict v,
-                                      const double *restrict w, ptrdiff_t p, double beta,
-                                      double dt)
+                                      const double *restrict w, const double *restrict c0,
+                                      const double *restrict c1, const double *restrict c2,
+                                      ptrdiff_t p)
 {
   int near = thinc_interface(f[p]);
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++)
     near |= thinc_interface(f[p - st->s[d]]) | thinc_interface(f[p + st->s[d]]);
   if (!near) return 0;
-  const double *const a[3] = {u, v, w};
+  const double *const a[3] = {u, v, w}, *const change[3] = {c0, c1, c2};
   double sum = 0;
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    sum += (thinc_flux_change(st, f, p + s, d, a[d][p + s], beta, dt)
-            - thinc_flux_change(st, f, p, d, a[d][p], beta, dt)) * st->inv_h[d];
+    sum += (thinc_stored_change(st, f, a[d], change[d], p + s, d)
+            - thinc_stored_change(st, f, a[d], change[d], p, d)) * st->inv_h[d];
   }
   return -sum;
 }
