@@ -65,8 +65,8 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
  * (u, v, w, p, and with a solid every phi_m and six B) and of the solver (13 work arrays and
  * one rate per material; halos and row padding included), the halo buffers and the SMAC
  * solver's arrays.  On a GPU these are device memory, and the host holds a mirror of the
- * state for output; THINC transport (solid.phi_transport = thinc) adds four fields of
- * device scratch (stencils/cuda/weno5.cu: the face changes, the list of interface cells);
+ * state for output; a solid adds three fields of device scratch (stencils/cuda/weno5.cu:
+ * the volume fractions' face fluxes), THINC transport a fourth (its interface cells);
  * SMAC on the GPU solves the whole grid on rank 0's (its block, spectrum and twice its
  * lines, the Thomas coefficients), through host copies on several ranks. */
 typedef struct { double host, device; } memory_needs;
@@ -88,7 +88,7 @@ static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, in
   if (c->device == DEVICE_GPU) {
     m.device = (state_fields + solver_fields) * field + halo + planes;
     m.host = state_fields * field;
-    if (nmat > 0 && c->phi_transport == PHI_THINC) m.device += 4 * field;
+    if (nmat > 0) m.device += (c->phi_transport == PHI_THINC ? 4 : 3) * field;
     const double whole = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
     if (smac && root)
       m.device += whole * sizeof(double)

@@ -188,10 +188,24 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   return 0.5 * (1 + g * log1p(0.5 * (ep + em) + 0.5 * ta * (ep - em)) / delta);
 }
 
-/* The change of the flux a f through the face between q - s_d and q (face velocity a) when
- * its value is THINC's instead of WENO5's: zero unless the upwind cell is an interface cell.
- * The CPU adds it face by face (stencils/weno5.c); the GPU stores it face by face, computed
- * by the face's upwind cell, and sums each cell's six (thinc_correction_at). */
+/* The flux a f through the face between q - s_d and q (face velocity a = a_d[q]): WENO5's
+ * face value, or THINC's (thinc_flux) where the upwind cell is an interface cell. */
+EFSI_POINT double weno5_flux(const double *restrict f, const double *restrict a, ptrdiff_t q,
+                             ptrdiff_t s)
+{
+  return a[q] * weno5_face(f, q, s, a[q]);
+}
+
+EFSI_POINT double thinc_flux(const weno5_stencil_t *st, const double *restrict f, ptrdiff_t q,
+                             int d, double a, double beta, double dt)
+{
+  return a * thinc_face(st, f, q, d, a, beta, dt);
+}
+
+/* The change of that flux when the face value is THINC's instead of WENO5's: zero unless
+ * the upwind cell is an interface cell.  The CPU adds it face by face to WENO5's rate
+ * (stencils/weno5.c); the GPU stores every face's flux and overwrites the THINC faces'
+ * (stencils/cuda/weno5.cu). */
 EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *restrict f,
                                     ptrdiff_t q, int d, double a, double beta, double dt)
 {
@@ -200,45 +214,22 @@ EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *res
   return a * (thinc_face(st, f, q, d, a, beta, dt) - weno5_face(f, q, s, a));
 }
 
-/* The stored flux change of the face between q - s_d and q: change[q] where the face's
- * upwind cell is an interface cell (the only faces whose change is stored), zero elsewhere. */
-EFSI_POINT double thinc_stored_change(const weno5_stencil_t *st, const double *restrict f,
-                                      const double *restrict a, const double *restrict change,
-                                      ptrdiff_t q, int d)
+/* -div(a f) at the cell centre p from the fluxes through its faces: flux_d[q] through the
+ * face between q - s_d and q.  The same sum, in the same order, as
+ * advection_conservative_at, so WENO5's stored fluxes give its bits. */
+EFSI_POINT double flux_divergence_at(const weno5_stencil_t *st, const double *restrict flux_x,
+                                     const double *restrict flux_y,
+                                     const double *restrict flux_z, ptrdiff_t p)
 {
-  return thinc_interface(f[a[q] >= 0 ? q - st->s[d] : q]) ? change[q] : 0;
-}
-
-/* What THINC face values add to WENO5's -div(a f) at the cell centre p: the flux changes of
- * p's six faces, read from c0, c1, c2 (thinc_flux_change of the faces normal to x, y, z,
- * stored at the face's index).  The upwind cells of p's faces are p and its face
- * neighbours: where none is an interface cell the change is zero, read from f alone before
- * any velocity. */
-EFSI_POINT double thinc_correction_at(const weno5_stencil_t *st, const double *restrict f,
-                                      const double *restrict u, const double *restrict v,
-                                      const double *restrict w, const double *restrict c0,
-                                      const double *restrict c1, const double *restrict c2,
-                                      ptrdiff_t p)
-{
-  int near = thinc_interface(f[p]);
+  const double *const flux[3] = {flux_x, flux_y, flux_z};
+  double change[3];   /* high face's flux less the low face's, per direction */
   EFSI_UNROLL(3)
-  for (int d = 0; d < 3; d++)
-    near |= thinc_interface(f[p - st->s[d]]) | thinc_interface(f[p + st->s[d]]);
-  if (!near) return 0;
-  const double *const a[3] = {u, v, w}, *const change[3] = {c0, c1, c2};
-  double sum = 0;
-  EFSI_UNROLL(3)
-  for (int d = 0; d < 3; d++) {
-    const ptrdiff_t s = st->s[d];
-    sum += (thinc_stored_change(st, f, a[d], change[d], p + s, d)
-            - thinc_stored_change(st, f, a[d], change[d], p, d)) * st->inv_h[d];
-  }
-  return -sum;
+  for (int d = 0; d < 3; d++) change[d] = flux[d][p + st->s[d]] - flux[d][p];
+  return -(change[0] * st->inv_h[0] + change[1] * st->inv_h[1] + change[2] * st->inv_h[2]);
 }
 
 /* -div(a f) at the cell centre p: the difference of the face fluxes along each direction
- * (WENO5 face values; THINC's are added by thinc_correction_at or, on the CPU, face by
- * face). */
+ * (WENO5 face values; the CPU adds THINC's changes face by face afterwards). */
 EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
                                             const double *restrict f,
                                             const double *restrict u,
@@ -250,8 +241,7 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
   EFSI_UNROLL(3)
   for (int d = 0; d < 3; d++) {
     const ptrdiff_t s = st->s[d];
-    flux[d] = a[d][p + s] * weno5_face(f, p + s, s, a[d][p + s])
-            - a[d][p] * weno5_face(f, p, s, a[d][p]);
+    flux[d] = weno5_flux(f, a[d], p + s, s) - weno5_flux(f, a[d], p, s);
   }
   return -(flux[0] * st->inv_h[0] + flux[1] * st->inv_h[1] + flux[2] * st->inv_h[2]);
 }
