@@ -138,12 +138,13 @@ EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict
 }
 
 /* THINC value of a volume fraction f on the face between p - s_d and p (docs/method.md,
- * "The solid in the step"), or the WENO5 value where THINC does not apply.
- * The upwind cell c of the face velocity a holds a mean fbar strictly inside (0, 1) and
- * lies between its neighbours along d (monotone); its profile is taken as the hyperbolic
- * tangent 1/2 (1 + g tanh(beta_d (x - x0))), x in [0, 1] across c, g the sign of the
- * neighbours' difference, x0 such that the profile's mean is fbar, and the face value is
- * the profile's mean over the part of c that crosses the face in the step dt: the interval
+ * "The solid in the step"), for a face whose upwind cell c (of the face velocity a) is an
+ * interface cell (thinc_interface: the callers test it, thinc_flux_change on the CPU and
+ * the GPU's list of interface cells).  Where c, of mean fbar, is a peak or a plateau along
+ * d the value is fbar; where it lies between its neighbours along d (monotone) its
+ * profile is taken as the hyperbolic tangent 1/2 (1 + g tanh(beta_d (x - x0))), x in
+ * [0, 1] across c, g the sign of the neighbours' difference, x0 such that the profile's
+ * mean is fbar, and the face value is the profile's mean over the part of c that crosses the face in the step dt: the interval
  * [1 - nu, 1] (a >= 0) or [0, nu] (a < 0), nu = |a| dt / h_d the face's Courant number
  * (the flux of the semi-Lagrangian THINC scheme, so that a forward Euler step cannot move
  * more of c across the face than c holds; nu -> 0 gives the profile's value at the face).
@@ -166,7 +167,6 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   const ptrdiff_t s = st->s[d];
   const ptrdiff_t c = a >= 0 ? p - s : p;
   const double fc = f[c], fm = f[c - s], fp = f[c + s];
-  if (!thinc_interface(fc)) return weno5_face(f, p, s, a);
   if (!((fp - fc) * (fc - fm) > 0)) return fc;   /* a peak or a plateau: the donor's value */
   double n2 = 0, nd = 0;
   EFSI_UNROLL(3)
@@ -188,14 +188,15 @@ EFSI_POINT double thinc_face(const weno5_stencil_t *st, const double *restrict f
   return 0.5 * (1 + g * log1p(0.5 * (ep + em) + 0.5 * ta * (ep - em)) / delta);
 }
 
-/* The flux a f through the face between q - s_d and q (face velocity a = a_d[q]): WENO5's
- * face value, or THINC's (thinc_flux) where the upwind cell is an interface cell. */
+/* The flux a f through the face between q - s_d and q (face velocity a = a_d[q]) with
+ * WENO5's face value. */
 EFSI_POINT double weno5_flux(const double *restrict f, const double *restrict a, ptrdiff_t q,
                              ptrdiff_t s)
 {
   return a[q] * weno5_face(f, q, s, a[q]);
 }
 
+/* The same with THINC's face value, the face's upwind cell an interface cell. */
 EFSI_POINT double thinc_flux(const weno5_stencil_t *st, const double *restrict f, ptrdiff_t q,
                              int d, double a, double beta, double dt)
 {
