@@ -81,11 +81,12 @@ each_run "$tmp/full.log" started
 # figures and tables, non-empty and linked from report.md
 for f in fig7_cells_3d.png fig8_platelet_radial_position.png fig9_platelet_rms_radial_velocity.png \
     viscosity.png fahraeus.png cell_free_layer.png timeseries.png summary.csv timeseries.csv \
-    radial_profiles.csv fig8_platelet_radial_position.csv fig9_platelet_rms_radial_velocity.csv; do
+    radial_profiles.csv fig8_platelet_radial_position.csv fig9_platelet_rms_radial_velocity.csv \
+    cell_free_layer_timeseries.png cell_free_layer_timeseries.csv; do
   [ -s "$tmp/full/$f" ] || fail "$f missing or empty"
   grep -q "($f)" "$tmp/full/report.md" || fail "report.md does not link $f"
 done
-echo "ok: 7 figures, 5 tables and report.md"
+echo "ok: 8 figures, 6 tables and report.md"
 
 # mu_rel at Ht = 0 and the tube hematocrit at step 0 against the seeded one
 /usr/bin/python3 - "$tmp/full" <<'PY' || fail "mu_rel or tube hematocrit"
@@ -117,6 +118,10 @@ band = [math.hypot(float(r["y"]) - 8.125 / 2, float(r["z"]) - 8.125 / 2) / (D / 
         for r in csv.DictReader(open(os.path.join(top, "ht-0.05", "bodies.csv")))
         if r["kind"] == "platelet" and r["step"] == "0"]
 assert len(band) == 4 and all(0.7 <= b <= 0.9 for b in band), band
+nfields = len([f for f in os.listdir(os.path.join(top, "ht-0.05")) if f.startswith("fields_")])
+layer = [r for r in csv.DictReader(open(os.path.join(top, "cell_free_layer_timeseries.csv")))]
+assert [r["run"] for r in layer] == ["ht-0.05"] * nfields > [], (len(layer), nfields)
+assert all(float(a["time_us"]) < float(b["time_us"]) for a, b in zip(layer, layer[1:])), layer
 print("ok: mu_rel(Ht = 0) = %.6f; tube hematocrit at step 0 %.6f (diagnostics %.6f), seeded "
       "%.6f (%d RBCs); platelets start at r/(D/2) = %s"
       % (mu0, got, step0, seeded, len(ids), " ".join("%.3f" % b for b in band)))

@@ -332,6 +332,7 @@ class Study:
 # ---- the quantities ------------------------------------------------------------------------
 
 STEADY_DRIFT = 0.02   # a flow rate that changes more between the window's halves: not steady
+CFL_STEADY = 0.05     # likewise the cell-free layer (and by more than half a cell)
 
 
 def halves_drift(t, v, t0, t1):
@@ -436,6 +437,38 @@ def rbc_profile(run, study):
     edges = np.linspace(0, study.R, study.profile_bins + 1)
     return {"r": 0.5 * (edges[1:] + edges[:-1]), "phi": phi, "u": u, "files": len(fq),
             "n": n}
+
+
+def file_profile(q, study):
+    """The profile of one fields file alone, in rbc_profile's form."""
+    edges = np.linspace(0, study.R, study.profile_bins + 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {"r": 0.5 * (edges[1:] + edges[:-1]), "phi": q["prof_phi"] / q["prof_n"],
+                "u": q["prof_u"] / q["prof_n"], "files": 1, "n": q["prof_n"]}
+
+
+def cfl_series(run, study):
+    """(times, cell-free layer thickness) from each fields file of a run with RBCs on its own:
+    whether the layer has stopped changing."""
+    t, c = [], []
+    for q in run.fields_series():
+        if not q["has_rbc"]:
+            continue
+        t.append(q["time"])
+        c.append(cell_free_layer(file_profile(q, study), study, study.threshold)[0])
+    return np.array(t, dtype=float), np.array(c, dtype=float)
+
+
+def cfl_halves_drift(t, c, t0, t1):
+    """Mean per-file CFL in the second half of [t0, t1] minus that in the first half (um), or
+    nan without a file in each half."""
+    eps = 1e-9 * max(abs(t1), 1.0)
+    m = (t >= t0 - eps) & (t <= t1 + eps) & np.isfinite(c)
+    if not m.any():
+        return math.nan
+    mid = 0.5 * (t0 + t[m].max())
+    first, second = c[m & (t < mid)], c[m & (t >= mid)]
+    return float(second.mean() - first.mean()) if first.size and second.size else math.nan
 
 
 def cell_free_layer(prof, study, fraction):
@@ -579,6 +612,20 @@ def figure_cfl(study, profiles, path):
         a.set_xlim(0, 1)
         if a.lines:
             a.legend(fontsize=7)
+    save(fig, path)
+
+
+def figure_cfl_series(study, tracks, path):
+    fig, ax = plt.subplots(figsize=(7.5, 4.3))
+    for (run, t, c), col in zip(tracks, colours(len(tracks))):
+        ax.plot(t, c, "o-", color=col, ms=3, label="Ht = %g" % run.ht)
+    ax.axvspan(study.t0, study.t1, color="0.9", zorder=0, label="sampling window")
+    ax.set_xlabel("time t (µs)")
+    ax.set_ylabel("cell-free layer thickness (µm)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("%s: cell-free layer of each fields file (edge at %g of the core value)"
+                 % (study.name, study.threshold), fontsize=9)
+    ax.legend(fontsize=7)
     save(fig, path)
 
 
@@ -736,6 +783,19 @@ def analyse(study_dir, log=print):
         cfl_plot.append((run, prof, row["cfl"], ref))
         for r, p, u, n in zip(prof["r"], prof["phi"], prof["u"], prof["n"]):
             prof_rows.append((run.label, r, r / st.R, p, u, int(n)))
+    cfl_rows, cfl_tracks = [], []
+    for run, row in zip(runs, summary):
+        row["cfl_drift"] = math.nan
+        if run.ht is None or not run.ht > 0:
+            continue
+        t, c = cfl_series(run, st)
+        row["cfl_drift"] = cfl_halves_drift(t, c, run.t0, run.t1)
+        cfl_tracks.append((run, t, c))
+        cfl_rows += [(run.label, float(ti), float(ci)) for ti, ci in zip(t, c)]
+    write_csv(out("cell_free_layer_timeseries.csv"), ["run", "time_us", "cfl_um"], cfl_rows)
+    files["cell_free_layer_timeseries.csv"] = "the CFL of each fields file on its own, per run"
+    figure_cfl_series(st, cfl_tracks, out("cell_free_layer_timeseries.png"))
+    files["cell_free_layer_timeseries.png"] = "the CFL over time: whether the layer has settled"
     write_csv(out("radial_profiles.csv"),
               ["run", "r_um", "r_over_R", "phi_rbc", "u_um_per_us", "cells_times_files"], prof_rows)
     files["radial_profiles.csv"] = "time-averaged phi_rbc and u in radial bins of h/2"
@@ -793,12 +853,13 @@ def analyse(study_dir, log=print):
               "ht_tube_mean", "ht_discharge_mean", "flow_rate_mean_um3_per_us", "mu_rel",
               "wall_shear_mean_kPa", "wall_shear_max_kPa", "cfl_um",
               "cfl_um_half_threshold", "cfl_um_double_threshold", "profile_fields_files",
-              "flow_rate_drift_between_halves", "last_sample_time_us"]
+              "flow_rate_drift_between_halves", "cfl_um_drift_between_halves",
+              "last_sample_time_us"]
     write_csv(out("summary.csv"), header,
               [(r["label"], "" if r["ht"] is None else r["ht"], r["rbc_count"], r["platelet_count"],
                 r["Ht_seeded"], r["Ht0"], r["Ht"], r["Hd"], r["Q"], r["mu_rel"], r["tau_mean"],
                 r["tau_max"], r["cfl"], r["cfl_lo"], r["cfl_hi"], r["profile_files"],
-                r["Q_drift"], r["t_last"])
+                r["Q_drift"], r["cfl_drift"], r["t_last"])
                for r in summary])
     files["summary.csv"] = "one row per run: hematocrits, flow rate, mu_rel, wall shear, CFL"
     write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasma)
@@ -862,6 +923,17 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
               100 * STEADY_DRIFT, ", ".join("%s (%+.1f %%)" % (r["label"], 100 * r["Q_drift"])
                                             for r in unsteady)))
         w("")
+    h = st.geo["h"]
+    layer = [r for r in summary if np.isfinite(r["cfl_drift"]) and np.isfinite(r["cfl"])
+             and abs(r["cfl_drift"]) > max(CFL_STEADY * r["cfl"], 0.5 * h)]
+    if layer:
+        w("**Cell-free layer not settled.** Its thickness, from each fields file on its own, "
+          "changed by more than %g %% and more than half a cell (%.3g µm) from the first half "
+          "of the sampling window to the second in %s (summary.csv: "
+          "cfl_um_drift_between_halves; cell_free_layer_timeseries.png)." % (
+              100 * CFL_STEADY, 0.5 * h, ", ".join("%s (%+.2f µm)" % (r["label"], r["cfl_drift"])
+                                                   for r in layer)))
+        w("")
     if short:
         w("**Runs short of their window's end**: %s." % ", ".join(
             "%s (to t = %g of %.4g µs)" % (r["label"], r["t_last"], r["t1"]) for r in short))
@@ -903,14 +975,23 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "cell-free layer is R minus that radius. summary.csv also gives it at half and at twice "
       "that threshold. Profiles: [radial_profiles.csv](radial_profiles.csv)." % st.threshold)
     w("")
-    w("| run | CFL (µm) | at %g | at %g |" % (0.5 * st.threshold, 2 * st.threshold))
-    w("|---|---|---|---|")
+    w("| run | CFL (µm) | at %g | at %g | change between the window's halves (µm) |" % (
+        0.5 * st.threshold, 2 * st.threshold))
+    w("|---|---|---|---|---|")
     for r in summary:
         if r["ht"]:
-            w("| %s | %s | %s | %s |" % (r["label"], fmt(r["cfl"], "%.3g"), fmt(r["cfl_lo"], "%.3g"),
-                                         fmt(r["cfl_hi"], "%.3g")))
+            w("| %s | %s | %s | %s | %s |" % (
+                r["label"], fmt(r["cfl"], "%.3g"), fmt(r["cfl_lo"], "%.3g"),
+                fmt(r["cfl_hi"], "%.3g"), fmt(r["cfl_drift"], "%+.2f")))
     w("")
     w("![cell-free layer](cell_free_layer.png)")
+    w("")
+    w("Whether the layer has settled: the same edge from each fields file on its own, over the "
+      "whole run ([cell_free_layer_timeseries.csv](cell_free_layer_timeseries.csv)); the last "
+      "column above is the mean of those in the second half of the window minus that in the "
+      "first.")
+    w("")
+    w("![cell-free layer over time](cell_free_layer_timeseries.png)")
     w("")
     w("## Platelets: radial position (Fig. 8) and RMS radial velocity (Fig. 9)")
     w("")
