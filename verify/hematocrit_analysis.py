@@ -428,8 +428,12 @@ def rbc_profile(run, study):
     and u in radial bins of h/2; the files used."""
     fq = [q for q in run.fields_series()
           if study.t0 - 1e-9 * max(study.t1, 1) <= q["time"] <= run.t1 * (1 + 1e-9)]
-    if not fq:
-        return None
+    return files_profile(fq, study) if fq else None
+
+
+def files_profile(fq, study):
+    """The mean profile of the fields files fq (fields_quantities of each): bin centres r,
+    phi_rbc and u, the number of files and the cells summed per bin."""
     n = sum(q["prof_n"] for q in fq)
     with np.errstate(invalid="ignore", divide="ignore"):
         phi = sum(q["prof_phi"] for q in fq) / n
@@ -437,14 +441,6 @@ def rbc_profile(run, study):
     edges = np.linspace(0, study.R, study.profile_bins + 1)
     return {"r": 0.5 * (edges[1:] + edges[:-1]), "phi": phi, "u": u, "files": len(fq),
             "n": n}
-
-
-def file_profile(q, study):
-    """The profile of one fields file alone, in rbc_profile's form."""
-    edges = np.linspace(0, study.R, study.profile_bins + 1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return {"r": 0.5 * (edges[1:] + edges[:-1]), "phi": q["prof_phi"] / q["prof_n"],
-                "u": q["prof_u"] / q["prof_n"], "files": 1, "n": q["prof_n"]}
 
 
 def cfl_series(run, study):
@@ -455,7 +451,7 @@ def cfl_series(run, study):
         if not q["has_rbc"]:
             continue
         t.append(q["time"])
-        c.append(cell_free_layer(file_profile(q, study), study, study.threshold)[0])
+        c.append(cell_free_layer(files_profile([q], study), study, study.threshold)[0])
     return np.array(t, dtype=float), np.array(c, dtype=float)
 
 
