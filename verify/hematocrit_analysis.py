@@ -627,15 +627,41 @@ def figure_cfl_series(study, tracks, path):
 
 def shaded(tri, colour, alpha):
     """Face colours lit by one distant light (Lambert, both sides), so that touching cells
-    stay apart in the picture."""
+    stay apart in the picture; colour is one colour or an (n, 3) array, one per face."""
     from matplotlib.colors import to_rgb
     n = np.cross(tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0])
     n /= np.maximum(np.linalg.norm(n, axis=1), 1e-300)[:, None]
     light = np.array([-0.35, -0.75, 0.55])
     light /= np.linalg.norm(light)
     k = 0.35 + 0.65 * np.abs(n @ light)
-    rgb = np.array(to_rgb(colour))[None, :] * k[:, None]
+    base = np.asarray(colour, dtype=float) if np.ndim(colour) == 2 else np.array(to_rgb(colour))[None, :]
+    rgb = base * k[:, None]
     return np.column_stack([rgb, np.full(len(k), alpha)])
+
+
+# shades of red for the RBCs of Fig. 7, one per cell, neighbours in the list well apart
+RBC_SHADES = ("#c0392b", "#e8806f", "#7b241c", "#e74c3c", "#a04000", "#f1948a", "#922b21",
+              "#dc7633")
+
+
+def rbc_owner(run, step, centres_xyz, L):
+    """For points (n, 3), the index of the nearest RBC tracer (bodies.csv, the row nearest
+    `step`; periodic along x) and the number of RBCs; (None, 0) without bodies.csv."""
+    b = run.bodies
+    if b is None:
+        return None, 0
+    rbc = b["kind"] == "rbc"
+    if not rbc.any():
+        return None, 0
+    steps = np.unique(b["step"][rbc])
+    at = rbc & (b["step"] == steps[np.argmin(np.abs(steps - step))])
+    tracer = np.column_stack([b["x"][at], b["y"][at], b["z"][at]])
+    owner = np.empty(len(centres_xyz), dtype=int)
+    for lo in range(0, len(centres_xyz), 20000):          # bounded memory
+        d = centres_xyz[lo:lo + 20000, None, :] - tracer[None, :, :]
+        d[..., 0] -= L[0] * np.round(d[..., 0] / L[0])
+        owner[lo:lo + 20000] = np.argmin((d * d).sum(axis=-1), axis=1)
+    return owner, len(tracer)
 
 
 def figure7(study, run, path):
@@ -643,6 +669,7 @@ def figure7(study, run, path):
     platelets, and the back half of the lumen surface, translucent."""
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
     from matplotlib.patches import Patch
+    from matplotlib.colors import to_rgb
     files = run.fields
     f = read_fields(files[-1], ("phi_rbc", "phi_platelet", "phi_wall")) if files else None
     if f is None:
@@ -675,8 +702,15 @@ def figure7(study, run, path):
                 keep = xyz[faces][:, :, 1].mean(axis=1) > g.yc
                 faces = faces[keep]
             tri = xyz[faces]
-            poly = Poly3DCollection(tri, facecolor=shaded(tri, colour, alpha), edgecolor="none",
-                                    linewidth=0)
+            face_colour = colour
+            if name == "phi_rbc":    # one shade per cell: the nearest RBC tracer owns a face
+                owner, count = rbc_owner(run, f["step"], tri.mean(axis=1), g.L)
+                if owner is not None and count > 1:
+                    shades = np.array([to_rgb(c) for c in RBC_SHADES])
+                    face_colour = shades[owner % len(shades)]
+                    label = "RBC (φ = 1/2), %d cells, a shade each" % count
+            poly = Poly3DCollection(tri, facecolor=shaded(tri, face_colour, alpha),
+                                    edgecolor="none", linewidth=0)
             ax.add_collection3d(poly)
         else:
             inside = vol >= 0.5
@@ -1010,7 +1044,8 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
     w("")
     if fig7:
         w("The phi = 1/2 surfaces of the RBCs, the platelets and the lumen (phi_wall = 1/2, cut "
-          "away in front) in `%s` of the highest-hematocrit run, drawn by %s." % (fig7[1], fig7[0]))
+          "away in front) in `%s` of the highest-hematocrit run, drawn by %s; each face of the "
+          "RBCs' surface is shaded as the RBC whose tracer is nearest." % (fig7[1], fig7[0]))
         w("")
         w("![Fig. 7](fig7_cells_3d.png)")
     else:
