@@ -15,8 +15,15 @@
 #     sweep, with besides them only the rows of step 62 that ended the first stint;
 #   - a hematocrit the seeding cannot place (0.7) is refused with exit status 2 before any
 #     run, naming the reachable limit;
+#   - run.wall_limit reaches efsi as --set time.wall_limit (what is left of it), and a run
+#     stopped early stops the study with status 4 and efsi's line; a limit already spent
+#     starts no run; a SIGTERM to the study's process group is waited for (efsi stops with
+#     a restart file) and ends it with status 4 (a stand-in for efsi, so that nothing
+#     depends on timing);
 #   - --run plasma runs the plasma reference alone, to time.plasma_end_time, and analyses
-#     nothing; an unknown run label is refused with exit status 2.
+#     nothing; an unknown run label is refused with exit status 2;
+#   - the flow rate's and the cell-free layer's change between the window's halves, on
+#     made-up series.
 # Skipped (77) without python3's numpy, netCDF4 or matplotlib.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -201,6 +208,55 @@ grep -q "rbc.hematocrit = 0.7 cannot be placed: at most about 0\.[0-9]" "$tmp/ba
 [ ! -e "$tmp/bad/plasma/diagnostics.csv" ] || fail "a run started despite bad input"
 echo "ok: bad input refused with status 2 before any run"
 
+# run.wall_limit and signals, through a stand-in for efsi (deterministic; efsi's own stop on
+# time.wall_limit and SIGTERM is tests/test_cluster.sh's): --check passes, a run logs its
+# arguments and stops as efsi does, with status 4
+fake=$tmp/fake-efsi
+cat > "$fake" <<'SH'
+#!/bin/sh
+for a in "$@"; do [ "$a" = --check ] && exit 0; done
+trap 'echo "efsi: stopped early on SIGTERM"; exit 4' TERM
+echo "$*" >> "$FAKE_LOG"
+case "$*" in *time.wall_limit=*) echo "efsi: stopped early before time.wall_limit"; exit 4;; esac
+sleep 30 & wait
+exit 0
+SH
+chmod +x "$fake"
+export FAKE_LOG=$tmp/fake.log
+stop_study() {   # stop_study LIMIT: the miniature study on one rank, no launcher, that limit
+  write_study "$tmp/stop.ini" "$tmp/stop" 1
+  sed -i "s/^ranks = 2\$/ranks = 1/; s/^mpirun = .*/mpirun = none\nwall_limit = $1/" "$tmp/stop.ini"
+  rm -rf "$tmp/stop" "$FAKE_LOG"
+}
+stop_study 100
+set +e
+$study --efsi "$fake" "$tmp/stop.ini" > "$tmp/stop.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 4 ] && grep -q "plasma stopped early (run.wall_limit = 100 s)" "$tmp/stop.log" \
+  && grep -q "efsi: stopped early before time.wall_limit" "$tmp/stop.log" \
+  && grep -q -- "--set time.wall_limit=[0-9.]* " "$FAKE_LOG" && [ "$(wc -l < "$FAKE_LOG")" -eq 1 ] \
+  || { cat "$tmp/stop.log" "$FAKE_LOG"; fail "run.wall_limit: status $status"; }
+stop_study 0.5
+set +e
+$study --efsi "$fake" "$tmp/stop.ini" > "$tmp/stop.log" 2>&1
+status=$?
+set -e
+[ "$status" -eq 4 ] && grep -q "run.wall_limit = 0.5 s reached before plasma would be started" \
+  "$tmp/stop.log" && [ ! -e "$FAKE_LOG" ] || { cat "$tmp/stop.log"; fail "an exhausted run.wall_limit: status $status"; }
+stop_study 0
+setsid $study --efsi "$fake" "$tmp/stop.ini" > "$tmp/stop.log" 2>&1 &
+pid=$!
+for i in $(seq 100); do [ -s "$FAKE_LOG" ] && break; sleep 0.1; done
+kill -TERM -- -"$pid"
+set +e
+wait "$pid"
+status=$?
+set -e
+[ "$status" -eq 4 ] && grep -q "plasma stopped early (signal 15)" "$tmp/stop.log" \
+  || { cat "$tmp/stop.log"; fail "SIGTERM: status $status"; }
+echo "ok: run.wall_limit passed to efsi as what is left of it, or no run started; SIGTERM waited for; status 4"
+
 # one run alone (--run), the plasma reference to its own end time
 write_study "$tmp/one.ini" "$tmp/one" 1
 sed -i 's/^end_time = 1$/end_time = 1\nplasma_end_time = 0.5/' "$tmp/one.ini"
@@ -232,6 +288,10 @@ d, last = h.halves_drift(t[:61], 1 + t[:61] / 1000, 20, 100)   # stopped at t = 
 assert abs(d - 0.02 / 1.03) < 1e-12 and last == 60, (d, last)
 assert h.halves_drift(t, np.full_like(t, 2.0), 20, 100)[0] == 0
 assert math.isnan(h.halves_drift(t[:22], t[:22], 20, 100)[0])
-print("ok: the flow rate's change between the window's halves")
+# the layer's: files at 0, 25, ..., 100 in the window [20, 100] split at 60
+tf, cf = np.array([0, 25, 50, 75, 100.0]), np.array([9, 1, 1.5, 2, 3])
+assert h.cfl_halves_drift(tf, cf, 20, 100) == 1.25, h.cfl_halves_drift(tf, cf, 20, 100)
+assert math.isnan(h.cfl_halves_drift(tf[:2], cf[:2], 20, 100))       # one file in the window
+print("ok: the flow rate's and the layer's change between the window's halves")
 PY
 echo "1 passed, 0 failed"
