@@ -38,6 +38,8 @@ void cuda_launched(const char *name);
 
 cudaStream_t cuda_compute_stream(void);
 cudaStream_t cuda_halo_stream(void);
+/* The multiprocessors of the device device_select chose: sizes grid-stride launches. */
+int cuda_multiprocessors(void);
 
 /* A scratch buffer that grows as needed: device memory, or page-locked host memory (a
  * staging area for copies).  cuda_grow returns its memory with room for at least `bytes`;

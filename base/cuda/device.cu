@@ -10,6 +10,7 @@ extern "C" {
 }
 
 static cudaStream_t compute_stream, halo_stream;
+static int multiprocessors;   /* of the selected device (device_select) */
 static const char *last_kernel = "(none yet)";
 static int sync_every_launch = -1;
 
@@ -50,6 +51,7 @@ void *cuda_grow(cuda_buffer *b, size_t bytes)
 }
 
 cudaStream_t cuda_compute_stream(void) { return compute_stream; }
+int cuda_multiprocessors(void) { return multiprocessors; }
 cudaStream_t cuda_halo_stream(void) { return halo_stream; }
 
 int device_count(void)
@@ -73,6 +75,7 @@ int device_select(int node_rank, char *desc, size_t len)
   CUDA_CHECK(cudaSetDevice(id));
   cudaDeviceProp prop;
   CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
+  multiprocessors = prop.multiProcessorCount;
   CUDA_CHECK(cudaStreamCreateWithFlags(&compute_stream, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream, cudaStreamNonBlocking));
   snprintf(desc, len, "GPU %d of %d: %s, %.1f GiB, compute capability %d.%d, %d multiprocessors",

@@ -111,17 +111,11 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
                         dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0, stream>>>(
         ni, nj, grid_index(g, -1, -1, -1), g->stride[1], g->stride[2], f, list, count);
     cuda_launched("advection_thinc_list");
-    /* enough threads for every item where the GPU holds them all at once */
-    static int blocks = 0;
-    if (!blocks) {
-      int device = 0, sms = 0;
-      CUDA_CHECK(cudaGetDevice(&device));
-      CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      blocks = 16 * sms;   /* 2048 resident threads a multiprocessor, 128 a block */
-    }
-    thinc_fluxes_kernel<<<blocks, 128, 0, stream>>>(st, f, u, v, w, list, count, g->n[0],
-                                                    g->n[1], g->n[2], thinc_beta, dt, flux_x,
-                                                    flux_y, flux_z);
+    /* enough threads for every item where the GPU holds them all at once: 2048 resident
+     * threads a multiprocessor, 128 a block */
+    thinc_fluxes_kernel<<<16 * cuda_multiprocessors(), 128, 0, stream>>>(
+        st, f, u, v, w, list, count, g->n[0], g->n[1], g->n[2], thinc_beta, dt, flux_x, flux_y,
+        flux_z);
     cuda_launched("advection_thinc_fluxes");
   }
   for_box(g, lo, hi, "advection_flux_divergence", [=] __device__(ptrdiff_t p) {
