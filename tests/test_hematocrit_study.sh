@@ -22,6 +22,7 @@
 #     depends on timing);
 #   - --run plasma runs the plasma reference alone, to time.plasma_end_time, and analyses
 #     nothing; an unknown run label is refused with exit status 2;
+#   - every study file of runs/ passes --dry-run (on the CPU, one rank);
 #   - the flow rate's and the cell-free layer's change between the window's halves, on
 #     made-up series.
 # Skipped (77) without python3's numpy, netCDF4 or matplotlib.
@@ -272,6 +273,17 @@ status=$?
 set -e
 [ "$status" -eq 2 ] && grep -q "no such run" "$tmp/one.log" || { cat "$tmp/one.log"; fail "--run ht-0.99 not refused"; }
 echo "ok: --run plasma alone, to t = $t_end; an unknown run refused"
+
+# the study files shipped in runs/ are accepted: their cases written and passed by efsi --check
+# (run on the CPU here, one rank; the seeding is that of the GPU run)
+for shipped in "$srcdir"/runs/hematocrit-*.ini; do
+  name=$(basename "$shipped" .ini)
+  sed -e 's/^device *= *gpu/device = cpu/' -e 's/^ranks *= *[0-9]*/ranks = 1/' \
+      -e "s#^output *=.*#output = $tmp/shipped-$name#" "$shipped" > "$tmp/shipped-$name.ini"
+  run_study "$tmp/shipped-$name.ini" "$tmp/shipped-$name.log" "--dry-run of runs/$name.ini" --dry-run
+  grep -q "would be started" "$tmp/shipped-$name.log" || { cat "$tmp/shipped-$name.log"; fail "runs/$name.ini"; }
+done
+echo "ok: the study files of runs/ pass --dry-run"
 
 # the steadiness check: a flow rate 1 + t/1000 over the window [20, 100] changes by
 # 0.04/1.04 between the window's halves; a constant one by 0; a short series gives nan

@@ -520,7 +520,9 @@ def figure_timeseries(study, runs, path):
 
 
 def figure8(study, tracks, path):
-    fig, axes = plt.subplots(1, len(tracks), figsize=(5.5 * len(tracks), 4.2), squeeze=False)
+    # one panel is as wide as the title needs
+    fig, axes = plt.subplots(1, len(tracks), figsize=(max(5.5 * len(tracks), 8.0), 4.2),
+                             squeeze=False)
     for ax, (run, tr) in zip(axes[0], tracks):
         for i, (pid, (t, rr)) in enumerate(sorted(tr.items())):
             ax.plot(t, rr, lw=0.9, label="platelet %d" % pid if i < 8 else None)
@@ -531,8 +533,8 @@ def figure8(study, tracks, path):
         ax.set_ylabel("radial position r_p/(D/2) (1)")
         ax.set_title("%s: %d platelets from the band" % (run.case, len(tr)), fontsize=9)
         ax.legend(fontsize=7, loc="lower left")
-    fig.suptitle("%s: radial position of platelets starting near r/(D/2) = 0.8 (Fig. 8)"
-                 % study.name, fontsize=10)
+    fig.suptitle("%s: radial position of platelets starting in r/(D/2) = %.2g-%.2g (Fig. 8)"
+                 % ((study.name,) + tuple(study.band)), fontsize=10)
     save(fig, path)
 
 
