@@ -3,9 +3,22 @@ dist_doc_DATA += docs/architecture.md docs/building.md docs/method.md docs/discr
   docs/solid.md docs/bodies.md docs/tracers.md docs/parallel.md docs/smac.md docs/case-file.md \
   docs/output.md docs/verification.md docs/verification-solid.md docs/sphere-shear-theory.md \
   docs/performance.md docs/performance-gpu.md docs/scaling.md docs/studies.md docs/gpu.md
-EXTRA_DIST += docs/hematocrit-gpu/summary.csv docs/hematocrit-gpu/viscosity.png \
-  docs/hematocrit-gpu/fahraeus.png docs/hematocrit-gpu/cell_free_layer.png \
-  docs/hematocrit-gpu/timeseries.png docs/hematocrit-gpu/fig7_cells_3d.png \
+# The hematocrit sweeps' figures and tables (docs/studies.md)
+EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
+  docs/hematocrit-gpu/cell_free_layer_timeseries.csv \
+  docs/hematocrit-gpu/cell_free_layer_timeseries.png docs/hematocrit-gpu/fahraeus.png \
+  docs/hematocrit-gpu/fig7_cells_3d.png \
   docs/hematocrit-gpu/fig8_platelet_radial_position.png \
-  docs/hematocrit-gpu/fig9_platelet_rms_radial_velocity.png
+  docs/hematocrit-gpu/fig9_platelet_rms_radial_velocity.csv \
+  docs/hematocrit-gpu/fig9_platelet_rms_radial_velocity.png \
+  docs/hematocrit-gpu/summary-12-strains-weno5.csv docs/hematocrit-gpu/summary.csv \
+  docs/hematocrit-gpu/timeseries.png docs/hematocrit-gpu/viscosity.png \
+  docs/hematocrit-gpu-long/cell_free_layer_timeseries.csv \
+  docs/hematocrit-gpu-long/cell_free_layer_timeseries.png \
+  docs/hematocrit-gpu-long/fahraeus.png \
+  docs/hematocrit-gpu-long/fig8_platelet_radial_position.png \
+  docs/hematocrit-gpu-long/fig9_platelet_rms_radial_velocity.csv \
+  docs/hematocrit-gpu-long/fig9_platelet_rms_radial_velocity.png \
+  docs/hematocrit-gpu-long/summary-last-10-strains.csv docs/hematocrit-gpu-long/summary.csv \
+  docs/hematocrit-gpu-long/timeseries.png docs/hematocrit-gpu-long/viscosity.png
 EXTRA_DIST += .ci/run
