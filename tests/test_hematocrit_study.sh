@@ -6,7 +6,7 @@
 #   - mu_rel at Ht = 0 (platelets only, against plasma) is within 1 % of 1;
 #   - the tube hematocrit at step 0 (diagnostics.csv) is within 1 % of the seeded one (RBC
 #     count from bodies.csv x the Evans-Fung volume / the lumen volume pi R^2 Lx);
-#   - every platelet starts in the radial band;
+#   - every platelet starts in the radial band; each of Fig. 9's bins with rows has 1-4 platelets;
 #   - a sweep stopped at t = 0.5, extended to t = 1 and continued, with one run then
 #     interrupted (performance.json and its last files gone, its newest restart file
 #     damaged) and continued by a third call from the restart file before, ends with the
@@ -95,6 +95,18 @@ for f in fig7_cells_3d.png fig8_platelet_radial_position.png fig9_platelet_rms_r
   grep -q "($f)" "$tmp/full/report.md" || fail "report.md does not link $f"
 done
 echo "ok: 8 figures, 6 tables and report.md"
+
+# Fig. 9's table: every bin with rows has at least one platelet and at most the run's 4
+/usr/bin/python3 - "$tmp/full/fig9_platelet_rms_radial_velocity.csv" <<'PY' || fail "Fig. 9's table"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert {r["run"] for r in rows} == {"ht-0.00", "ht-0.05"}, rows
+for r in rows:
+    n, k = int(r["samples"]), int(r["platelets"])
+    assert (n > 0) == (0 < k <= 4) and k <= n, r
+assert sum(int(r["samples"]) for r in rows if r["run"] == "ht-0.00") > 0
+PY
+echo "ok: Fig. 9's bins count their rows and platelets"
 
 # mu_rel at Ht = 0 and the tube hematocrit at step 0 against the seeded one
 /usr/bin/python3 - "$tmp/full" <<'PY' || fail "mu_rel or tube hematocrit"

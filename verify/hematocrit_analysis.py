@@ -36,6 +36,7 @@ COLUMNS = {"Q": "lumen_flow_rate", "Ht": "tube_hematocrit", "Hd": "discharge_hem
 NAMES = {"Q": "lumen flow rate", "Ht": "tube hematocrit", "Hd": "discharge hematocrit",
          "tau_mean": "mean lumen wall shear stress", "tau_max": "largest lumen wall shear stress"}
 SECTORS = 16          # azimuthal sectors of the local wall-shear fits
+FIG9_FEW_PLATELETS = 3  # Fig. 9: a bin crossed by fewer platelets is drawn hollow
 SHELL_LO, SHELL_HI = 1.5, 4.5   # the lumen cells (s = R - r, in cells) of the wall-shear fits
 
 
@@ -404,23 +405,27 @@ def fig8_tracks(run, study):
 
 
 def fig9_profile(run, study):
-    """Per radial bin of r/R: platelet rows in the sampling window, and the RMS of v_r."""
+    """Per radial bin of r/R: platelet rows in the sampling window, how many platelets they
+    belong to, and the RMS of v_r."""
     p = platelet_rows(run)
     edges = np.linspace(0, 1, study.bins + 1)
     count = np.zeros(study.bins, dtype=int)
+    who = np.zeros(study.bins, dtype=int)
     rms = np.full(study.bins, math.nan)
     if p is None:
-        return edges, count, rms
+        return edges, count, who, rms
     r, vr = radial(p, study)
     eps = 1e-9 * max(study.t1, 1.0)
     m = (p["time"] >= study.t0 - eps) & (p["time"] <= run.t1 + eps)
     rr, v = r[m] / study.R, vr[m]
     b = np.clip(np.digitize(rr, edges) - 1, 0, study.bins - 1)
     count = np.bincount(b, minlength=study.bins)
+    ids = p["id"][m]
+    who = np.array([np.unique(ids[b == k]).size for k in range(study.bins)], dtype=int)
     s2 = np.bincount(b, v * v, minlength=study.bins)
     with np.errstate(invalid="ignore", divide="ignore"):
         rms = np.where(count > 0, np.sqrt(s2 / np.maximum(count, 1)), np.nan)
-    return edges, count, rms
+    return edges, count, who, rms
 
 
 def rbc_profile(run, study):
@@ -540,9 +545,17 @@ def figure8(study, tracks, path):
 
 def figure9(study, profiles, path):
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for (run, (edges, count, rms)), c in zip(profiles, colours(len(profiles))):
+    few = False
+    for (run, (edges, count, who, rms)), c in zip(profiles, colours(len(profiles))):
         mid = 0.5 * (edges[1:] + edges[:-1])
-        ax.plot(mid, rms, marker="o", color=c, label="Ht = %g" % run.ht)
+        ax.plot(mid, rms, color=c, label="Ht = %g" % run.ht)
+        solid = who >= FIG9_FEW_PLATELETS
+        ax.plot(mid[solid], rms[solid], "o", color=c)
+        ax.plot(mid[~solid], rms[~solid], "o", mfc="white", mec=c)
+        few = few or bool(np.any(~solid & (count > 0)))
+    if few:   # a bin crossed by one or two platelets is one of them moving, not a statistic
+        ax.plot([], [], "o", mfc="white", mec="0.3",
+                label="fewer than %d platelets in the bin" % FIG9_FEW_PLATELETS)
     ax.set_xlim(0, 1)
     ax.set_xlabel("radial position r/(D/2) (1)")
     ax.set_ylabel("RMS radial velocity of platelets (µm/µs)")
@@ -860,13 +873,14 @@ def analyse(study_dir, log=print):
         files["fig8_platelet_radial_position.png"] = "Fig. 8"
     f9, f9_rows = [], []
     for run in blood:
-        edges, count, rms = fig9_profile(run, st)
-        f9.append((run, (edges, count, rms)))
+        edges, count, who, rms = fig9_profile(run, st)
+        f9.append((run, (edges, count, who, rms)))
         for k in range(len(count)):
             f9_rows.append((run.label, run.ht, float(edges[k]), float(edges[k + 1]), int(count[k]),
-                            float(rms[k])))
+                            int(who[k]), float(rms[k])))
     write_csv(out("fig9_platelet_rms_radial_velocity.csv"),
-              ["run", "ht", "r_over_R_lo", "r_over_R_hi", "samples", "rms_v_r_um_per_us"], f9_rows)
+              ["run", "ht", "r_over_R_lo", "r_over_R_hi", "samples", "platelets",
+               "rms_v_r_um_per_us"], f9_rows)
     files["fig9_platelet_rms_radial_velocity.csv"] = "RMS radial velocity of platelets per radial bin"
     if f9:
         figure9(st, f9, out("fig9_platelet_rms_radial_velocity.png"))
@@ -1030,11 +1044,12 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
     w("Radial position r_p = |(y, z) - (Ly/2, Lz/2)| of each platelet tracer (bodies.csv); "
       "Fig. 8 follows those whose first row lies in r/(D/2) in [%g, %g] (%s). Fig. 9: radial "
       "velocity v_r = ((y - Ly/2) v + (z - Lz/2) w) / r_p of every platelet row in the sampling "
-      "window, RMS per bin of r/(D/2) (%d bins): "
+      "window, RMS per bin of r/(D/2) (%d bins; a hollow marker: fewer than %d platelets "
+      "crossed the bin, so its value is that of one or two moving platelets): "
       "[fig9_platelet_rms_radial_velocity.csv](fig9_platelet_rms_radial_velocity.csv)." % (
           st.band[0], st.band[1],
           ", ".join("%s: %d" % (run.label, len(tr)) for run, tr in tracks) or "no run",
-          st.bins))
+          st.bins, FIG9_FEW_PLATELETS))
     w("")
     if "fig8_platelet_radial_position.png" in files:
         w("![Fig. 8](fig8_platelet_radial_position.png)")
