@@ -420,8 +420,8 @@ def fig9_profile(run, study):
     rr, v = r[m] / study.R, vr[m]
     b = np.clip(np.digitize(rr, edges) - 1, 0, study.bins - 1)
     count = np.bincount(b, minlength=study.bins)
-    ids = p["id"][m]
-    who = np.array([np.unique(ids[b == k]).size for k in range(study.bins)], dtype=int)
+    bin_of_pair = np.unique(np.stack([b, p["id"][m]]), axis=1)[0]   # each (bin, id) once
+    who = np.bincount(bin_of_pair.astype(int), minlength=study.bins)
     s2 = np.bincount(b, v * v, minlength=study.bins)
     with np.errstate(invalid="ignore", divide="ignore"):
         rms = np.where(count > 0, np.sqrt(s2 / np.maximum(count, 1)), np.nan)
@@ -649,8 +649,9 @@ def shaded(tri, colour, alpha):
     light = np.array([-0.35, -0.75, 0.55])
     light /= np.linalg.norm(light)
     k = 0.35 + 0.65 * np.abs(n @ light)
-    base = np.asarray(colour, dtype=float) if np.ndim(colour) == 2 else np.array(to_rgb(colour))[None, :]
-    rgb = base * k[:, None]
+    if np.ndim(colour) != 2:
+        colour = np.array(to_rgb(colour))[None, :]
+    rgb = np.asarray(colour, dtype=float) * k[:, None]
     return np.column_stack([rgb, np.full(len(k), alpha)])
 
 
@@ -672,10 +673,11 @@ def rbc_owner(run, step, centres_xyz, L):
     at = rbc & (b["step"] == steps[np.argmin(np.abs(steps - step))])
     tracer = np.column_stack([b["x"][at], b["y"][at], b["z"][at]])
     owner = np.empty(len(centres_xyz), dtype=int)
-    for lo in range(0, len(centres_xyz), 20000):          # bounded memory
-        d = centres_xyz[lo:lo + 20000, None, :] - tracer[None, :, :]
+    chunk = 20000                                       # points at a time: bounded memory
+    for lo in range(0, len(centres_xyz), chunk):
+        d = centres_xyz[lo:lo + chunk, None, :] - tracer[None, :, :]
         d[..., 0] -= L[0] * np.round(d[..., 0] / L[0])
-        owner[lo:lo + 20000] = np.argmin((d * d).sum(axis=-1), axis=1)
+        owner[lo:lo + chunk] = np.argmin((d * d).sum(axis=-1), axis=1)
     return owner, len(tracer)
 
 
