@@ -28,3 +28,25 @@ void efsi_mpi_failed(int rc, const char *call, const char *file, int line)
   MPI_Error_string(rc, text, &len);
   efsi_abort(EFSI_EXIT_RUNTIME, "%s:%d: %s failed: %s", file, line, call, text);
 }
+
+void *efsi_malloc(size_t bytes, const char *what)
+{
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory: %zu bytes for %s", bytes, what);
+  return p;
+}
+
+void *efsi_calloc(size_t count, size_t size, const char *what)
+{
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p)
+    efsi_abort(EFSI_EXIT_RUNTIME, "out of memory: %zu x %zu bytes for %s", count, size, what);
+  return p;
+}
+
+void *efsi_realloc(void *p, size_t bytes, const char *what)
+{
+  void *q = realloc(p, bytes ? bytes : 1);
+  if (!q) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory: %zu bytes for %s", bytes, what);
+  return q;
+}
