@@ -149,12 +149,29 @@ static void complete(efsi_halo *h, int d)
 }
 
 /* Doubles in a message buffer across d: every field, EFSI_HALO layers, edges and corners. */
-static size_t face_size(const efsi_halo *h, int d)
+/* The doubles of one face's message along d: nfields fields, EFSI_HALO layers, the face
+ * with the halos of the other two directions. */
+static size_t face_doubles(const efsi_grid *g, int d, int nfields)
 {
-  size_t f = (size_t)h->max_fields * EFSI_HALO;
+  size_t f = (size_t)nfields * EFSI_HALO;
   for (int o = 0; o < 3; o++)
-    if (o != d) f *= (size_t)(h->g.n[o] + 2 * EFSI_HALO);
+    if (o != d) f *= (size_t)(g->n[o] + 2 * EFSI_HALO);
   return f;
+}
+
+static size_t face_size(const efsi_halo *h, int d) { return face_doubles(&h->g, d, h->max_fields); }
+
+size_t halo_bytes(const efsi_grid *g, const efsi_decomp *d, int nfields)
+{
+  size_t bytes = 0;
+  for (int e = 0; e < 3; e++) {
+    /* a direction held by one rank copies in place, periodic or walled */
+    if (d->dims[e] == 1) continue;
+    const int low = d->periodic[e] || d->coords[e] > 0;
+    const int high = d->periodic[e] || d->coords[e] < d->dims[e] - 1;
+    bytes += (size_t)(low + high) * 2 * face_doubles(g, e, nfields) * sizeof(double);
+  }
+  return bytes;
 }
 
 /* This rank and rank r of comm share a node. */
@@ -311,6 +328,8 @@ void halo_free(efsi_halo *h)
   free(h->fields);
   free(h);
 }
+
+int halo_pending(const efsi_halo *h) { return h->pending; }
 
 int halo_filled_at_start(const efsi_halo *h, int d) { return d == 0 && h->local[0]; }
 

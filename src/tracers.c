@@ -95,10 +95,10 @@ long tracers_local_count(const efsi_tracers *t) { return t->count; }
 
 const efsi_tracer *tracers_local(const efsi_tracers *t) { return t->local; }
 
-void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
-                         const double *u, const double *v, const double *w)
+void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                         const efsi_grid *g, const double *u, const double *v, const double *w)
 {
-  k->tracers_interpolate(g, u, v, w, t->local, t->count);
+  k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
 }
 
 /* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
@@ -110,10 +110,11 @@ static double into_domain(double xd, double length, int periodic)
   return xd < 0.0 ? 0.0 : xd > length ? length : xd;
 }
 
-void tracers_advance(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
-                     const double *u, const double *v, const double *w, double dt)
+void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                     const efsi_grid *g, const double *u, const double *v, const double *w,
+                     double dt)
 {
-  tracers_interpolate(t, k, g, u, v, w);
+  tracers_interpolate(t, k, scratch, g, u, v, w);
   efsi_tracer *p = t->local;
   const int *periodic = t->d->periodic;
 #pragma omp parallel for schedule(static)

@@ -14,6 +14,7 @@
 
 #include "src/diagnose.h"
 #include "src/materials.h"
+#include "stencils/kernel_list.h"
 #include "stencils/draw.h"
 #include "stencils/reductions.h"
 #include "tests/fluid_case.h"

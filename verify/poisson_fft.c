@@ -196,3 +196,5 @@ void poisson_solve(efsi_poisson *ps, const double *rhs, double *x)
   transform_along(ps, 2, ps->backward[2], ps->block, packed, ps->block, packed);
   transform_along(ps, 0, ps->backward[0], ps->block, packed, x + origin, g->stride);
 }
+
+double poisson_host_bytes(const efsi_grid *g) { return 6.0 * (double)grid_cells(g) * sizeof(double); }
