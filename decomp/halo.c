@@ -253,14 +253,13 @@ static void connect_peers(efsi_halo *h)
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
                        const efsi_layer_ops *ops, int gpu_to_gpu)
 {
-  efsi_halo *h = calloc(1, sizeof *h);
-  if (!h) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  efsi_halo *h = efsi_calloc(1, sizeof *h, "the halo exchange");
   h->g = *g;
   h->ops = ops;
   h->comm = d->comm;
   h->max_fields = max_fields;
-  h->fields = calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields);
-  if (!h->fields) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  h->fields = efsi_calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields,
+                          "the halo exchange");
   for (int e = 0; e < 3; e++) {
     h->local[e] = d->dims[e] == 1 && d->periodic[e];
     for (int side = 0; side < 2; side++) {
@@ -275,8 +274,6 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
       if (!talks(h, e, side) || h->peer[e][side]) continue;
       h->send[e][side] = ops->alloc(f);
       h->recv[e][side] = ops->alloc(f);
-      if (!h->send[e][side] || !h->recv[e][side])
-        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face", f);
     }
   }
   return h;

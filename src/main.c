@@ -56,8 +56,7 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
     free(text);
     return NULL;
   }
-  if (rank != 0) text = malloc((size_t)length + 1);
-  if (!text) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
+  if (rank != 0) text = efsi_malloc((size_t)length + 1, "the case file");
   MPI_CHECK(MPI_Bcast(text, (int)length + 1, MPI_CHAR, 0, MPI_COMM_WORLD));
   return text;
 }

@@ -236,7 +236,6 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
   }
 
   efsi_tracers *tracers = tracers_create(d, &g);
-  if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1, .host_step = -1};

@@ -205,8 +205,8 @@ EFSI_POINT double thinc_flux(const weno5_stencil_t *st, const double *restrict f
 
 /* The change of that flux when the face value is THINC's instead of WENO5's: zero unless
  * the upwind cell is an interface cell.  The CPU adds it face by face to WENO5's rate
- * (stencils/weno5.c); the GPU stores every face's flux and overwrites the THINC faces'
- * (stencils/cuda/weno5.cu). */
+ * (stencils/transport.c); the GPU stores every face's flux and overwrites the THINC faces'
+ * (stencils/cuda/transport.cu). */
 EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *restrict f,
                                     ptrdiff_t q, int d, double a, double beta, double dt)
 {

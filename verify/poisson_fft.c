@@ -48,8 +48,7 @@ static fftw_plan plan_lines(double *pencil, int len, int lines, fftw_r2r_kind ki
 
 efsi_poisson *poisson_create(const efsi_grid *g, const efsi_decomp *d)
 {
-  efsi_poisson *ps = calloc(1, sizeof *ps);
-  if (!ps) efsi_abort(EFSI_EXIT_RUNTIME, "poisson: out of memory");
+  efsi_poisson *ps = efsi_calloc(1, sizeof *ps, "the Poisson solver");
   ps->g = *g;
   ps->t = transpose_create(g, d);
   ps->packed_stride[0] = 1;
