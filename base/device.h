@@ -72,7 +72,8 @@ void device_clock_start(int k);
 void device_clock_stop(int k);
 void device_clock_read(double *seconds, int n);
 
-/* Whether the MPI library takes device pointers (CUDA-aware), asked at run time. */
+/* Whether the MPI library takes device pointers (CUDA-aware), asked at run time: 1 yes, 0
+ * no (or a build without the GPU backend), -1 where the library cannot be asked. */
 int device_mpi_aware(void);
 
 #endif

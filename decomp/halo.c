@@ -4,16 +4,23 @@
  * all fields travel in one packed message; a periodic direction held by one rank copies
  * f(-m) = f(n - m), f(n - 1 + m) = f(m - 1) in place; nothing is written across a wall.
  *
- * A face between two GPUs of one node (docs/gpu.md) carries no data through MPI: the sender
- * packs straight into the receiver's buffer, mapped into its own address space, and sends
- * an empty message once the writes are done; the receiver unpacks from its own memory and
- * answers with an empty message when the buffer may be written again.  The sender waits
- * for that answer only before its next push into the same buffer, one exchange later. */
+ * Each face to another rank takes the path of the plan (decomp/halo_path.h, docs/gpu.md,
+ * "Halo paths"):
+ *   peer: the sender packs straight into the receiver's buffer, mapped into its own address
+ *     space (CUDA IPC), and sends an empty message once the writes are done; the receiver
+ *     unpacks from its own memory and answers with an empty message when the buffer may be
+ *     written again, which the sender waits for only before its next push there;
+ *   nccl: the faces of a direction are one group of NCCL sends and receives queued on the
+ *     halo stream between the packing and the unpacking: the host never waits for them;
+ *   cuda_aware_mpi: MPI moves the device buffers;
+ *   host_mpi: MPI moves host buffers; on a GPU the packed buffer is copied to page-locked
+ *     host memory and back by the copy engines, in order on the halo stream. */
 #include "decomp/halo.h"
 
 #include <stdlib.h>
 
 #include "base/errors.h"
+#include "decomp/halo_path.h"
 
 /* A box of local indices [lo, hi) in each direction. */
 typedef struct { int lo[3], hi[3]; } box;
@@ -25,11 +32,14 @@ struct efsi_halo {
   int neighbor[3][2];
   int local[3];                /* periodic direction held by one rank: copy in place */
   int max_fields;
-  double *send[3][2], *recv[3][2];
-  int peer[3][2];              /* face GPU to GPU: recv is shared, target is the neighbour's */
-  double *target[3][2];        /* the neighbour's receive buffer of this face, mapped here */
-  MPI_Request freed[3][2];     /* the neighbour's word that it unpacked our last push */
-  MPI_Request unpacked[3][2];  /* our word to the neighbour that we unpacked its push */
+  efsi_halo_plan plan;         /* the path of each face (HALO_NO_FACE: none) */
+  int host_messages;           /* some face's buffers are read or written by MPI */
+  double *send[3][2], *recv[3][2];            /* where the packing writes and reads */
+  double *send_host[3][2], *recv_host[3][2];  /* host_mpi on a GPU: what MPI moves */
+  double *target[3][2];        /* peer: the neighbour's receive buffer, mapped here */
+  MPI_Request freed[3][2];     /* peer: the neighbour's word that it unpacked our last push */
+  MPI_Request unpacked[3][2];  /* peer: our word to the neighbour that we unpacked its push */
+  void *nccl;                  /* the NCCL communicator, when some face takes nccl */
   double **fields;             /* the fields of the exchange in progress */
   int nfields, width;
   int pending;                 /* between halo_start and halo_finish */
@@ -77,80 +87,123 @@ static int tag(int d, int toward_high) { return 2 * d + toward_high; }
 
 static int talks(const efsi_halo *h, int d, int side)
 {
-  return !h->local[d] && h->neighbor[d][side] != MPI_PROC_NULL;
+  return h->plan.path[d][side] != HALO_NO_FACE;
 }
 
-/* The empty messages of a GPU-to-GPU face: "your buffer is free again", tagged like the
- * data, above the data's tags. */
+static int path(const efsi_halo *h, int d, int side) { return h->plan.path[d][side]; }
+
+/* The empty messages of a peer face: "your buffer is free again", tagged like the data,
+ * above the data's tags. */
 enum { FREED_TAG = 8, HANDLE_TAG = 16, CLOSED_TAG = 24 };
+
+/* The buffers MPI moves for a face (peer and nccl faces: none; the host copies of host_mpi
+ * on a GPU). */
+static double *mpi_send(const efsi_halo *h, int d, int side)
+{
+  return h->send_host[d][side] ? h->send_host[d][side] : h->send[d][side];
+}
+static double *mpi_recv(const efsi_halo *h, int d, int side)
+{
+  return h->recv_host[d][side] ? h->recv_host[d][side] : h->recv[d][side];
+}
+
+/* The boxes a face sends from (out) and receives into (in) along d. */
+static box outgoing(const efsi_halo *h, int d, int side)
+{
+  const int n = h->g.n[d], w = h->width;
+  return side ? slab(&h->g, d, n - w, n, w) : slab(&h->g, d, 0, w, w);
+}
+static box incoming(const efsi_halo *h, int d, int side)
+{
+  const int n = h->g.n[d], w = h->width;
+  return side ? slab(&h->g, d, n, n + w, w) : slab(&h->g, d, -w, 0, w);
+}
 
 /* Post receives, pack and send direction d (or copy in place). */
 static void post(efsi_halo *h, int d)
 {
   const efsi_grid *g = &h->g;
-  const int n = g->n[d], w = h->width;
   for (int r = 0; r < 4; r++) h->request[r] = MPI_REQUEST_NULL;
   if (h->local[d]) {
     copy_periodic(h, d);
     return;
   }
+  int by_host = 0;   /* a face whose buffer the host hands to MPI once it is packed */
   for (int side = 0; side < 2; side++) {
-    if (!talks(h, d, side)) continue;
-    const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
-    const int count = h->peer[d][side] ? 0 : (int)(box_points(in) * h->nfields);
-    MPI_CHECK(MPI_Irecv(h->recv[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
+    if (!talks(h, d, side) || path(h, d, side) == HALO_NCCL) continue;
+    by_host = 1;
+    const int count = path(h, d, side) == HALO_PEER
+                    ? 0 : (int)(box_points(incoming(h, d, side)) * h->nfields);
+    MPI_CHECK(MPI_Irecv(mpi_recv(h, d, side), count, MPI_DOUBLE, h->neighbor[d][side],
                         tag(d, side == 0), h->comm, &h->request[side]));
   }
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
-    const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
+    const box out = outgoing(h, d, side);
     double *buf = h->send[d][side];
-    if (h->peer[d][side]) {
+    if (path(h, d, side) == HALO_PEER) {
       /* the neighbour has unpacked what we wrote there one exchange ago */
       MPI_CHECK(MPI_Wait(&h->freed[d][side], MPI_STATUS_IGNORE));
       buf = h->target[d][side];
     }
     h->ops->pack(g, h->fields, h->nfields, out.lo, out.hi, buf, 1);
+    if (h->send_host[d][side])
+      h->ops->stage(h->send_host[d][side], buf, box_points(out) * h->nfields, 1);
   }
-  if (talks(h, d, 0) || talks(h, d, 1)) h->ops->sent();
+  /* NCCL: the data travelling toward -d first, then toward +d, on both ranks, so that two
+   * messages between the same pair of ranks (two ranks, periodic) match */
+  efsi_message m[4];
+  int nm = 0;
+  for (int side = 1; side >= 0; side--)
+    if (talks(h, d, side) && path(h, d, side) == HALO_NCCL)
+      m[nm++] = (efsi_message){h->recv[d][side], box_points(incoming(h, d, side)) * h->nfields,
+                               h->neighbor[d][side], 0};
+  for (int side = 0; side < 2; side++)
+    if (talks(h, d, side) && path(h, d, side) == HALO_NCCL)
+      m[nm++] = (efsi_message){h->send[d][side], box_points(outgoing(h, d, side)) * h->nfields,
+                               h->neighbor[d][side], 1};
+  if (nm) h->ops->nccl_exchange(h->nccl, m, nm);
+  if (!by_host) return;
+  h->ops->sent();
   for (int side = 0; side < 2; side++) {
-    if (!talks(h, d, side)) continue;
-    const box out = side ? slab(g, d, n - w, n, w) : slab(g, d, 0, w, w);
-    const int count = h->peer[d][side] ? 0 : (int)(box_points(out) * h->nfields);
-    MPI_CHECK(MPI_Isend(h->send[d][side], count, MPI_DOUBLE, h->neighbor[d][side],
+    if (!talks(h, d, side) || path(h, d, side) == HALO_NCCL) continue;
+    const int peer = path(h, d, side) == HALO_PEER;
+    const int count = peer ? 0 : (int)(box_points(outgoing(h, d, side)) * h->nfields);
+    MPI_CHECK(MPI_Isend(mpi_send(h, d, side), count, MPI_DOUBLE, h->neighbor[d][side],
                         tag(d, side == 1), h->comm, &h->request[2 + side]));
-    if (h->peer[d][side])
+    if (peer)
       MPI_CHECK(MPI_Irecv(NULL, 0, MPI_DOUBLE, h->neighbor[d][side],
                           FREED_TAG + tag(d, side == 0), h->comm, &h->freed[d][side]));
   }
 }
 
-/* Wait for direction d and unpack what arrived. */
+/* Wait for direction d and unpack what arrived; the kernels queued after it see it. */
 static void complete(efsi_halo *h, int d)
 {
   const efsi_grid *g = &h->g;
-  const int n = g->n[d], w = h->width;
   MPI_CHECK(MPI_Waitall(4, h->request, MPI_STATUSES_IGNORE));
   int pushed = 0;
   for (int side = 0; side < 2; side++) {
     if (!talks(h, d, side)) continue;
-    const box in = side ? slab(g, d, n, n + w, w) : slab(g, d, -w, 0, w);
+    const box in = incoming(h, d, side);
+    if (h->recv_host[d][side])
+      h->ops->stage(h->recv[d][side], h->recv_host[d][side], box_points(in) * h->nfields, 0);
     h->ops->pack(g, h->fields, h->nfields, in.lo, in.hi, h->recv[d][side], 0);
-    pushed |= h->peer[d][side];
+    pushed |= path(h, d, side) == HALO_PEER;
   }
+  h->ops->end();
   if (!pushed) return;
   h->ops->sent();   /* unpacked: the neighbours may write their buffers here again */
   for (int side = 0; side < 2; side++) {
-    if (!talks(h, d, side) || !h->peer[d][side]) continue;
+    if (!talks(h, d, side) || path(h, d, side) != HALO_PEER) continue;
     MPI_CHECK(MPI_Wait(&h->unpacked[d][side], MPI_STATUS_IGNORE));
     MPI_CHECK(MPI_Isend(NULL, 0, MPI_DOUBLE, h->neighbor[d][side], FREED_TAG + tag(d, side == 1),
                         h->comm, &h->unpacked[d][side]));
   }
 }
 
-/* Doubles in a message buffer across d: every field, EFSI_HALO layers, edges and corners. */
-/* The doubles of one face's message along d: nfields fields, EFSI_HALO layers, the face
- * with the halos of the other two directions. */
+/* The doubles of one face's message buffer along d: nfields fields, EFSI_HALO layers, the
+ * face with the halos of the other two directions. */
 static size_t face_doubles(const efsi_grid *g, int d, int nfields)
 {
   size_t f = (size_t)nfields * EFSI_HALO;
@@ -174,84 +227,44 @@ size_t halo_bytes(const efsi_grid *g, const efsi_decomp *d, int nfields)
   return bytes;
 }
 
-/* This rank and rank r of comm share a node. */
-static int same_node(MPI_Comm comm, MPI_Comm node, int r)
+size_t halo_message_doubles(const efsi_grid *g, int d, int nfields, int width)
 {
-  MPI_Group all, here;
-  int there = MPI_UNDEFINED;
-  MPI_CHECK(MPI_Comm_group(comm, &all));
-  MPI_CHECK(MPI_Comm_group(node, &here));
-  MPI_CHECK(MPI_Group_translate_ranks(all, 1, &r, here, &there));
-  MPI_CHECK(MPI_Group_free(&all));
-  MPI_CHECK(MPI_Group_free(&here));
-  return there != MPI_UNDEFINED;
+  return box_points(slab(g, d, 0, width, width)) * (size_t)nfields;
 }
 
-/* Collective: the faces to a neighbour on this node go GPU to GPU where both GPUs can map
- * each other's buffer; the others keep message buffers.  Each side shares its receive
- * buffer, maps the neighbour's, and the two agree (a face is GPU to GPU only when both
- * mapped); every message is posted before any is waited for, so no ring of ranks waits on
- * itself. */
+/* Collective: the peer faces of the plan.  Each side shares its receive buffer and maps the
+ * neighbour's; every message is posted before any is waited for, so that no ring of ranks
+ * waits on itself.  The plan has tried the mapping (halo_plan_create), so a failure here is
+ * a fault of the run. */
 static void connect_peers(efsi_halo *h)
 {
   const efsi_layer_ops *ops = h->ops;
-  int me = 0;
-  MPI_CHECK(MPI_Comm_rank(h->comm, &me));
-  MPI_Comm node;
-  MPI_CHECK(MPI_Comm_split_type(h->comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node));
   efsi_peer_handle mine[3][2], theirs[3][2];
-  int mapped[3][2], agreed[3][2];
   MPI_Request req[24];
   int nreq = 0;
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
+      if (path(h, e, side) != HALO_PEER) continue;
       const int r = h->neighbor[e][side];
-      h->peer[e][side] = talks(h, e, side) && r != me && same_node(h->comm, node, r);
-      if (!h->peer[e][side]) continue;
       h->recv[e][side] = ops->share(face_size(h, e), &mine[e][side]);
-      if (!h->recv[e][side])
-        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of device memory for %zu doubles per "
-                   "face", face_size(h, e));
       MPI_CHECK(MPI_Irecv(&theirs[e][side], (int)sizeof theirs[e][side], MPI_BYTE, r,
                           HANDLE_TAG + tag(e, side == 0), h->comm, &req[nreq++]));
       MPI_CHECK(MPI_Isend(&mine[e][side], (int)sizeof mine[e][side], MPI_BYTE, r,
                           HANDLE_TAG + tag(e, side == 1), h->comm, &req[nreq++]));
     }
-  MPI_CHECK(MPI_Comm_free(&node));
   MPI_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
-  nreq = 0;
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
-      if (!h->peer[e][side]) continue;
+      if (path(h, e, side) != HALO_PEER) continue;
       h->target[e][side] = ops->open(&theirs[e][side]);
-      mapped[e][side] = h->target[e][side] != NULL;
-      MPI_CHECK(MPI_Irecv(&agreed[e][side], 1, MPI_INT, h->neighbor[e][side],
-                          HANDLE_TAG + tag(e, side == 0), h->comm, &req[nreq++]));
-      MPI_CHECK(MPI_Isend(&mapped[e][side], 1, MPI_INT, h->neighbor[e][side],
-                          HANDLE_TAG + tag(e, side == 1), h->comm, &req[nreq++]));
+      if (!h->target[e][side])
+        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: the GPU memory of rank %d, mapped when the "
+                   "halo paths were planned, cannot be mapped now", h->neighbor[e][side]);
     }
-  MPI_CHECK(MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE));
-  for (int e = 0; e < 3; e++)
-    for (int side = 0; side < 2; side++) {
-      if (!h->peer[e][side] || (mapped[e][side] && agreed[e][side])) continue;
-      /* one of the two cannot map the other's buffer: messages on this face (the
-       * neighbour has not mapped ours, or has closed its side the same way) */
-      if (h->target[e][side]) ops->close(h->target[e][side]);
-      h->target[e][side] = NULL;
-      h->peer[e][side] = 0;
-    }
-  /* the buffers of a face that fell back are unshared only once neither side maps them */
-  MPI_CHECK(MPI_Barrier(h->comm));
-  for (int e = 0; e < 3; e++)
-    for (int side = 0; side < 2; side++)
-      if (talks(h, e, side) && !h->peer[e][side] && h->recv[e][side]) {
-        ops->unshare(h->recv[e][side]);
-        h->recv[e][side] = NULL;
-      }
 }
 
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
-                       const efsi_layer_ops *ops, int gpu_to_gpu)
+                       const efsi_layer_ops *ops, const efsi_halo_plan *plan)
 {
   efsi_halo *h = efsi_calloc(1, sizeof *h, "the halo exchange");
   h->g = *g;
@@ -260,51 +273,51 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
   h->max_fields = max_fields;
   h->fields = efsi_calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields,
                           "the halo exchange");
+  if (plan) h->plan = *plan;
+  else halo_plan_host(d, &h->plan);
+  int nccl = 0;
   for (int e = 0; e < 3; e++) {
     h->local[e] = d->dims[e] == 1 && d->periodic[e];
     for (int side = 0; side < 2; side++) {
       h->neighbor[e][side] = d->neighbor[e][side];
       h->freed[e][side] = h->unpacked[e][side] = MPI_REQUEST_NULL;
+      nccl |= path(h, e, side) == HALO_NCCL;
+      h->host_messages |= path(h, e, side) == HALO_DEVICE_MPI || path(h, e, side) == HALO_HOST_MPI;
     }
   }
-  if (gpu_to_gpu && ops->share) connect_peers(h);
+  connect_peers(h);
+  /* NCCL's communicator is made by every rank once any rank has a face on it */
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &nccl, 1, MPI_INT, MPI_MAX, h->comm));
+  if (nccl) h->nccl = ops->nccl_open(h->comm);
   for (int e = 0; e < 3; e++) {
     const size_t f = face_size(h, e);
     for (int side = 0; side < 2; side++) {
-      if (!talks(h, e, side) || h->peer[e][side]) continue;
+      if (!talks(h, e, side) || path(h, e, side) == HALO_PEER) continue;
       h->send[e][side] = ops->alloc(f);
       h->recv[e][side] = ops->alloc(f);
+      if (path(h, e, side) == HALO_HOST_MPI && ops->alloc_host) {
+        h->send_host[e][side] = ops->alloc_host(f);
+        h->recv_host[e][side] = ops->alloc_host(f);
+      }
     }
   }
   return h;
 }
 
-int halo_gpu_to_gpu_faces(const efsi_halo *h)
-{
-  int n = 0;
-  for (int e = 0; e < 3; e++) n += h->peer[e][0] + h->peer[e][1];
-  return n;
-}
-
-int halo_faces(const efsi_halo *h)
-{
-  int n = 0;
-  for (int e = 0; e < 3; e++) n += talks(h, e, 0) + talks(h, e, 1);
-  return n;
-}
+void halo_paths(const efsi_halo *h, efsi_halo_plan *plan) { *plan = h->plan; }
 
 void halo_free(efsi_halo *h)
 {
   if (!h) return;
   if (h->pending) halo_finish(h);   /* every rank has the same exchange in flight */
-  /* GPU to GPU: the last words of both sides, our mapping of the neighbour's buffer closed,
+  /* peer faces: the last words of both sides, our mapping of the neighbour's buffer closed,
    * and the neighbour's of ours, before ours is released */
   MPI_Request closed[12];
   char none[6];
   int nreq = 0;
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
-      if (!h->peer[e][side]) continue;
+      if (path(h, e, side) != HALO_PEER) continue;
       MPI_CHECK(MPI_Wait(&h->freed[e][side], MPI_STATUS_IGNORE));
       MPI_CHECK(MPI_Wait(&h->unpacked[e][side], MPI_STATUS_IGNORE));
       h->ops->close(h->target[e][side]);
@@ -314,13 +327,16 @@ void halo_free(efsi_halo *h)
                           CLOSED_TAG + tag(e, side == 1), h->comm, &closed[nreq++]));
     }
   MPI_CHECK(MPI_Waitall(nreq, closed, MPI_STATUSES_IGNORE));
+  if (h->nccl) h->ops->nccl_close(h->nccl);
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
       if (h->send[e][side]) h->ops->release(h->send[e][side]);
       if (h->recv[e][side]) {
-        if (h->peer[e][side]) h->ops->unshare(h->recv[e][side]);
+        if (path(h, e, side) == HALO_PEER) h->ops->unshare(h->recv[e][side]);
         else h->ops->release(h->recv[e][side]);
       }
+      if (h->send_host[e][side]) h->ops->release_host(h->send_host[e][side]);
+      if (h->recv_host[e][side]) h->ops->release_host(h->recv_host[e][side]);
     }
   free(h->fields);
   free(h);
@@ -343,7 +359,7 @@ void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
   h->width = width;
   h->pending = 1;
   h->phase = 0;
-  h->ops->begin(halo_faces(h) > 0);
+  h->ops->begin(h->host_messages);
   post(h, 0);
 }
 
@@ -353,7 +369,6 @@ int halo_advance(efsi_halo *h)
   complete(h, h->phase);
   if (h->phase == 2) {
     h->pending = 0;
-    h->ops->end();
     return 0;
   }
   post(h, ++h->phase);

@@ -6,17 +6,18 @@
 #define EFSI_HALO_H
 
 #include "decomp/decomp.h"
+#include "decomp/halo_path.h"
 #include "decomp/layers.h"
 #include "base/grid.h"
 
 typedef struct efsi_halo efsi_halo;
 
 /* Collective: buffers for up to max_fields fields of width EFSI_HALO, allocated once; ops
- * moves the layers (efsi_cpu_layers for host arrays).  gpu_to_gpu: faces to a neighbour on
- * the same node go straight into its GPU's memory where ops can (ops->share) and both GPUs
- * map each other's buffers; the other faces go through MPI.  halo_free is collective too. */
+ * moves the layers (efsi_cpu_layers for host arrays).  plan: the path of each face
+ * (halo_plan_create); NULL sends every face through MPI from the buffers ops->alloc gives,
+ * as the CPU does.  halo_free is collective too. */
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
-                       const efsi_layer_ops *ops, int gpu_to_gpu);
+                       const efsi_layer_ops *ops, const efsi_halo_plan *plan);
 void halo_free(efsi_halo *h);
 
 /* The bytes of message buffers halo_create allocates for nfields fields on block g of the
@@ -25,9 +26,12 @@ void halo_free(efsi_halo *h);
  * communicator, so efsi --check --ranks N plans with it too. */
 size_t halo_bytes(const efsi_grid *g, const efsi_decomp *d, int nfields);
 
-/* Faces this rank exchanges with another rank, and how many of them GPU to GPU. */
-int halo_faces(const efsi_halo *h);
-int halo_gpu_to_gpu_faces(const efsi_halo *h);
+/* The doubles one face's message carries along d: nfields fields, width layers, over the
+ * owned cells and the halos of the directions exchanged before d. */
+size_t halo_message_doubles(const efsi_grid *g, int d, int nfields, int width);
+
+/* The path each face of this rank takes. */
+void halo_paths(const efsi_halo *h, efsi_halo_plan *plan);
 
 /* Blocking exchange. */
 void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);

@@ -66,7 +66,7 @@ static void release(double *buf) { free(buf); }
 
 static void nothing(void) {}
 
-static void begin(int messages) { (void)messages; }
+static void begin(int host_messages) { (void)host_messages; }
 
 const efsi_layer_ops efsi_cpu_layers = {
   .name = "cpu",

@@ -1,13 +1,15 @@
-/* The point loops of the halo exchange and the wall layers, as one table per backend: the
- * CPU's (decomp/layers.c) works on host arrays with OpenMP threads; a GPU build adds one
- * that runs them as device kernels on a stream of their own, with message buffers in pinned
- * host memory or, for a CUDA-aware MPI, in device memory, and faces to a neighbour on the
- * same node written straight into its GPU's memory.  halo.c and boundary.c decide
- * which boxes move where; the table moves them.  A box is lo <= (i, j, k) < hi in local
- * indices; a packed buffer holds field by field, then k, j, i. */
+/* The point loops of the halo exchange and the wall layers, and the message transports, as
+ * one table per backend: the CPU's (decomp/layers.c) works on host arrays with OpenMP
+ * threads; a GPU build adds one that runs them as device kernels on a stream of their own,
+ * with message buffers in device memory that travel by CUDA IPC to a GPU of the same node,
+ * by NCCL, by a CUDA-aware MPI, or staged through page-locked host memory for any MPI
+ * (docs/gpu.md, "Halo paths").  halo.c and boundary.c decide which boxes move where; the
+ * table moves them.  A box is lo <= (i, j, k) < hi in local indices; a packed buffer holds
+ * field by field, then k, j, i. */
 #ifndef EFSI_LAYERS_H
 #define EFSI_LAYERS_H
 
+#include <mpi.h>
 #include <stddef.h>
 
 #include "base/grid.h"
@@ -25,6 +27,18 @@ typedef struct {
   double sign, offset;
 } efsi_reflection;
 
+/* One message of an NCCL exchange: count doubles sent from or received into buf (device
+ * memory), to or from rank peer of the communicator. */
+typedef struct {
+  double *buf;
+  size_t count;
+  int peer, send;
+} efsi_message;
+
+/* What tells two ranks' GPUs apart (a CUDA device's UUID): ranks that hold the same one
+ * share a GPU. */
+typedef struct { unsigned char bytes[16]; } efsi_gpu_identity;
+
 typedef struct efsi_layer_ops {
   const char *name;
   /* box of fields[0..nf) -> buf (to_buffer = 1), or buf -> box (0) */
@@ -38,14 +52,24 @@ typedef struct efsi_layer_ops {
   void (*reflect)(const efsi_grid *g, const efsi_reflection *layers, int n);
   /* f = 0 over the box */
   void (*zero)(const efsi_grid *g, double *f, const int lo[3], const int hi[3]);
-  /* message buffers of n doubles, where MPI reads and writes them (running out of memory
-   * stops the run, base/errors.h) */
+  /* message buffers of n doubles, where the packing writes them (device memory on a GPU);
+   * running out of memory stops the run (base/errors.h) */
   double *(*alloc)(size_t n);
   void (*release)(double *buf);
-  /* the ordering of an exchange against the kernels: begin before the first pack (the fields
-   * are final), sent before MPI reads a packed buffer, end after the last unpack (the
-   * kernels that follow see the halos); no-ops on the CPU */
-  void (*begin)(int messages);   /* messages: the exchange has faces that go through MPI */
+  /* A GPU's messages through an MPI that takes host memory only (NULL on the CPU, whose
+   * buffers are host memory already): page-locked host buffers, and the copy of n doubles
+   * between a message buffer and one of them (to_host: device to host), queued after the
+   * packing, so that the copy engines move it while the multiprocessors compute */
+  double *(*alloc_host)(size_t n);
+  void (*release_host)(double *buf);
+  void (*stage)(double *to, const double *from, size_t n, int to_host);
+  /* The ordering of an exchange against the kernels (no-ops on the CPU): begin before the
+   * first pack (the fields are final; host_messages: the exchange has faces whose buffers
+   * MPI reads or writes, which must not be posted while the last exchange still reads
+   * them); sent before MPI reads a packed buffer or an empty message says a neighbour's
+   * buffer is written (the host waits for the packing); end after each direction's unpack:
+   * the kernels queued after it see those halos, with no wait of the host. */
+  void (*begin)(int host_messages);
   void (*sent)(void);
   void (*end)(void);
   /* GPU to GPU on one node (NULL where there is no such path: the CPU).  share allocates n
@@ -58,12 +82,19 @@ typedef struct efsi_layer_ops {
   double *(*open)(const efsi_peer_handle *handle);
   void (*close)(double *peer);
   void (*unshare)(double *buf);
+  /* NCCL (NULL where the build has none).  nccl_open is collective over comm: one NCCL
+   * communicator of its ranks, a GPU each, set up from MPI; nccl_exchange queues the
+   * messages as one group of sends and receives on the halo stream, after the packing and
+   * before the unpacking, with no wait of the host. */
+  void *(*nccl_open)(MPI_Comm comm);
+  void (*nccl_close)(void *nccl);
+  void (*nccl_exchange)(void *nccl, const efsi_message *messages, int n);
+  /* The identity of this process's GPU (NULL on the CPU). */
+  void (*gpu_identity)(efsi_gpu_identity *id);
 } efsi_layer_ops;
 
-/* The CPU's; the GPU's (decomp/cuda/layers.cu), with message buffers in page-locked host
- * memory, or in device memory for a CUDA-aware MPI. */
+/* The CPU's; the GPU's (decomp/cuda/layers.cu). */
 extern const efsi_layer_ops efsi_cpu_layers;
 extern const efsi_layer_ops efsi_cuda_layers;
-extern const efsi_layer_ops efsi_cuda_layers_aware;
 
 #endif

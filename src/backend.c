@@ -16,7 +16,7 @@ static const efsi_poisson_ops cpu_poisson = {cpu_poisson_create, cpu_poisson_sol
                                              cpu_poisson_free};
 
 const efsi_backend efsi_cpu_backend = {0, &efsi_cpu_kernels, &efsi_cpu_layers, &cpu_poisson,
-                                       "CPU"};
+                                       {{{0}}}, "CPU"};
 
 #ifdef EFSI_CUDA
 /* On the GPU the solve stays on the device, on several GPUs on rank 0's (docs/smac.md). */
@@ -44,6 +44,26 @@ static int node_rank(const efsi_decomp *d)
   return rank;
 }
 
+unsigned backend_halo_paths(const efsi_config *c)
+{
+  return c->halo_path == HALO_PATH_AUTO ? HALO_ANY_PATH : 1u << (c->halo_path - 1);
+}
+
+const efsi_halo_plan *backend_halo_plan(const efsi_backend *b) { return b->gpu ? &b->halo_plan : NULL; }
+
+/* The GPU's tables. */
+static void gpu_backend(efsi_backend *b)
+{
+#ifdef EFSI_CUDA
+  b->gpu = 1;
+  b->k = &efsi_cuda_kernels;
+  b->poisson = &gpu_poisson;
+  b->layers = &efsi_cuda_layers;
+#else
+  (void)b;
+#endif
+}
+
 int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, char *err,
                    size_t errlen)
 {
@@ -60,16 +80,35 @@ int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, 
              desc);
     return 1;
   }
-#ifdef EFSI_CUDA
-  const int aware = c->cuda_aware_mpi == AWARE_YES
-                 || (c->cuda_aware_mpi == AWARE_AUTO && device_mpi_aware());
-  b->gpu = 1;
-  b->k = &efsi_cuda_kernels;
-  b->poisson = &gpu_poisson;
-  b->layers = aware ? &efsi_cuda_layers_aware : &efsi_cuda_layers;
-  snprintf(b->description, sizeof b->description, "%s; halos: %s", desc, b->layers->name);
-#endif
+  gpu_backend(b);
+  snprintf(b->description, sizeof b->description, "%s", desc);
+  char why[512] = "";
+  if (halo_plan_create(d, b->layers, backend_halo_paths(c), device_mpi_aware(), &b->halo_plan,
+                       why, sizeof why)) {
+    snprintf(err, errlen, "%s: performance.halo_path = %s: %s",
+             config_where(c, "performance.halo_path"), halo_path_name(c->halo_path - 1), why);
+    return 1;
+  }
   return 0;
+}
+
+int backend_plan(const efsi_config *c, efsi_backend *b, char *err, size_t errlen)
+{
+  *b = efsi_cpu_backend;
+  if (c->device == DEVICE_CPU) return 0;
+#ifdef EFSI_CUDA
+  (void)err, (void)errlen;
+  gpu_backend(b);
+  snprintf(b->description, sizeof b->description, "GPU, one per rank (planned: no GPU is "
+           "selected here)");
+  return 0;
+#else
+  char desc[256];
+  device_select(0, desc, sizeof desc);   /* the line of a build without the GPU backend */
+  snprintf(err, errlen, "%s: performance.device = gpu: %s", config_where(c, "performance.device"),
+           desc);
+  return 1;
+#endif
 }
 
 double *backend_field_alloc(const efsi_backend *b, const efsi_grid *g)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "decomp/decomp.h"
+#include "decomp/halo_path.h"
 #include "decomp/layers.h"
 #include "src/config.h"
 #include "stencils/kernels.h"
@@ -27,18 +28,32 @@ typedef struct {
   const efsi_kernels *k;
   const efsi_layer_ops *layers;
   const efsi_poisson_ops *poisson;
-  char description[512];         /* what efsi prints at start: the device and the halo path */
+  efsi_halo_plan halo_plan;      /* GPU: the path of each face (performance.halo_path) */
+  char description[512];         /* what efsi prints at start: the device */
 } efsi_backend;
 
 /* The CPU's backend (no device; what the tests use). */
 extern const efsi_backend efsi_cpu_backend;
 
 /* Collective: the backend of performance.device.  On gpu each rank takes the GPU of its
- * rank on the node (MPI_COMM_TYPE_SHARED) and the halo path of performance.cuda_aware_mpi.
- * Returns nonzero with a one-line message in err when gpu is refused: a build without the
- * GPU backend, or no visible GPU. */
+ * rank on the node (MPI_COMM_TYPE_SHARED) and plans the path of each face of its halos
+ * (performance.halo_path, decomp/halo_path.h).  Returns nonzero with a one-line message in
+ * err when gpu is refused (a build without the GPU backend, or no visible GPU) or a forced
+ * halo path cannot work. */
 int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, char *err,
                    size_t errlen);
+
+/* The backend of a run planned by efsi --check --ranks N, on a machine that may have no
+ * GPU (a login node): no device is selected and no halo planned.  Nonzero with a one-line
+ * message in err where performance.device = gpu and the build has no GPU backend. */
+int backend_plan(const efsi_config *c, efsi_backend *b, char *err, size_t errlen);
+
+/* The halo paths (halo_create) of the backend's faces: the plan on a GPU, NULL on the CPU,
+ * whose faces all go through MPI from host memory. */
+const efsi_halo_plan *backend_halo_plan(const efsi_backend *b);
+
+/* The moves of performance.halo_path: HALO_ANY_PATH for auto, else the one forced path. */
+unsigned backend_halo_paths(const efsi_config *c);
 
 /* A field of grid g where the backend's kernels read it (zero-filled); running out of
  * memory stops the run.  backend_field_free releases it. */

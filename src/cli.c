@@ -24,6 +24,8 @@ void cli_usage(FILE *out)
         "  --check                  validate the case, print the memory estimate and the\n"
         "                           time-step limits, and exit\n"
         "  --ranks N                with --check: plan a run on N ranks without starting them\n"
+        "  --gpus-per-node G        with --ranks: the GPUs of a node, for the halo paths of a\n"
+        "                           GPU run (default: the GPUs visible here, or 4)\n"
         "  -h, --help               print this help and exit\n"
         "  --version                print the version and exit\n"
         "\n"
@@ -96,7 +98,7 @@ static int parse_count(const char *name, const char *value, long max, long *coun
 
 static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
 {
-  const char *steps_text = NULL, *ranks_text = NULL;
+  const char *steps_text = NULL, *ranks_text = NULL, *gpus_text = NULL;
   int options_done = 0;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
@@ -130,6 +132,13 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
                    "--ranks", "a positive integer", err, errlen) ||
           parse_count("--ranks", ranks_text, INT_MAX, &o->plan_ranks, err, errlen))
         return 1;
+    } else if (is_option(arg, "--gpus-per-node", 1)) {
+      if (set_once(&gpus_text, option_value(argc, argv, &i, "--gpus-per-node",
+                                            "a positive integer", err, errlen),
+                   "--gpus-per-node", "a positive integer", err, errlen) ||
+          parse_count("--gpus-per-node", gpus_text, INT_MAX, &o->plan_gpus_per_node, err,
+                      errlen))
+        return 1;
     } else if (is_option(arg, "--set", 1)) {
       const char *value = option_value(argc, argv, &i, "--set", "section.key=value", err,
                                        errlen);
@@ -150,6 +159,10 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
     snprintf(err, errlen, "--ranks: only with --check (a run has the ranks mpirun gives it)");
     return 1;
   }
+  if (o->plan_gpus_per_node > 0 && o->plan_ranks <= 0) {
+    snprintf(err, errlen, "--gpus-per-node: only with --check --ranks N (a run asks its nodes)");
+    return 1;
+  }
   if (!o->case_file && !o->help && !o->version) {
     snprintf(err, errlen, "missing case file (usage: efsi [options] CASE.ini)");
     return 1;
@@ -162,6 +175,7 @@ int cli_parse(int argc, char **argv, efsi_cli *o, char *err, size_t errlen)
   memset(o, 0, sizeof *o);
   o->steps = -1;
   o->plan_ranks = -1;
+  o->plan_gpus_per_node = -1;
   /* at most one override per argument */
   o->overrides = malloc(sizeof *o->overrides * (size_t)(argc > 0 ? argc : 1));
   if (!o->overrides) {

@@ -15,6 +15,7 @@ typedef struct {
   int n_overrides;
   long steps;                  /* --steps N (> 0); -1 when absent */
   long plan_ranks;             /* --ranks N with --check (> 0); -1 when absent */
+  long plan_gpus_per_node;     /* --gpus-per-node G with --ranks (> 0); -1 when absent */
   int check, help, version;    /* --check, --help / -h, --version */
 } efsi_cli;
 

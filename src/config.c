@@ -298,6 +298,10 @@ static int set_key(parse_state *s, const char *section, const char *name, const 
     return 0;
   }
   int k = config_key_find(section, name);
+  if (k < 0 && config_key_retired(section, name)) {
+    fail(s, &here, key, "%s", config_key_retired(section, name));
+    return 0;
+  }
   if (k < 0) {
     int section_known = 0;
     for (int m = 0; m < config_key_count; m++) section_known |= strcmp(config_keys[m].section, section) == 0;

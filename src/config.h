@@ -16,7 +16,10 @@ enum { INIT_REST = 0, INIT_TAYLOR_GREEN = 1, INIT_COUETTE = 2 };
 enum { ORIENT_RANDOM = 0, ORIENT_X = 1, ORIENT_Y = 2, ORIENT_Z = 3 };
 enum { VESSEL_NONE = 0, VESSEL_TUBE = 1 };
 enum { DEVICE_CPU = 0, DEVICE_GPU = 1 };
-enum { AWARE_AUTO = 0, AWARE_YES = 1, AWARE_NO = 2 };
+/* performance.halo_path: auto, or one path forced, in decomp/halo_path.h's order (the path
+ * is the value - 1) */
+enum { HALO_PATH_AUTO = 0, HALO_PATH_PEER, HALO_PATH_NCCL, HALO_PATH_CUDA_AWARE_MPI,
+       HALO_PATH_HOST_MPI };
 enum { PHI_WENO5 = 0, PHI_THINC = 1 };
 
 
@@ -62,10 +65,9 @@ typedef struct {
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */
-  int peer_halos;                /* performance.peer_halos: GPU to GPU halos on a node (CUDA IPC) */
   int sync_timers;               /* performance.sync_timers: barrier timed before the reduction */
   int device;                    /* performance.device: DEVICE_CPU or DEVICE_GPU */
-  int cuda_aware_mpi;            /* performance.cuda_aware_mpi: AWARE_AUTO, AWARE_YES, AWARE_NO */
+  int halo_path;                 /* performance.halo_path: HALO_PATH_AUTO or a forced path */
 
   /* The solid (docs/case-file.md, "The solid"); a body family with count and fraction 0, a
    * sphere with radius 0, an ellipsoid with semi-axes 0 and an empty voxels.file are

@@ -115,6 +115,11 @@ void config_check(parse_state *s)
       config_fail(s, "grid", "cells",
                   "%c needs at least %d cells (the WENO5 stencil's halo width), got %d", axis[d],
            EFSI_HALO, c->cells[d]);
+  if (c->device == DEVICE_CPU && c->halo_path != HALO_PATH_AUTO && c->halo_path != HALO_PATH_HOST_MPI)
+    config_fail(s, "performance", "halo_path", "%s carries the halos of GPU ranks: set "
+                "performance.device = gpu (CPU ranks exchange through MPI from host memory: "
+                "auto or host_mpi)",
+                config_keys[config_key_find("performance", "halo_path")].words[c->halo_path]);
   check_solid(s);
 }
 

@@ -16,7 +16,7 @@ static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
 static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
 static const char *const device_words[] = {"cpu", "gpu", NULL};
-static const char *const aware_words[] = {"auto", "yes", "no", NULL};
+static const char *const halo_path_words[] = {"auto", "peer", "nccl", "cuda_aware_mpi", "host_mpi", NULL};
 static const char *const phi_words[] = {"weno5", "thinc", NULL};
 
 #define FIELD(f) offsetof(efsi_config, f)
@@ -82,10 +82,8 @@ const key_spec config_keys[] = {
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
   {"performance", "device", KIND_WORD, FIELD(device), 1, ANY, device_words, "cpu or gpu"},
-  {"performance", "cuda_aware_mpi", KIND_WORD, FIELD(cuda_aware_mpi), 1, ANY, aware_words,
-   "auto, yes or no"},
-  {"performance", "peer_halos", KIND_BOOL, FIELD(peer_halos), 1, ANY, NULL,
-   "true or false (or yes/no, 1/0)"},
+  {"performance", "halo_path", KIND_WORD, FIELD(halo_path), 1, ANY, halo_path_words,
+   "auto, peer, nccl, cuda_aware_mpi or host_mpi"},
   {"performance", "sync_timers", KIND_BOOL, FIELD(sync_timers), 1, ANY, NULL,
    "true or false (or yes/no, 1/0)"},
   {"rbc", "count", KIND_LONG, FIELD(rbc_count), 1, 0, HUGE_VAL, 0, NULL, "an integer >= 0"},
@@ -135,6 +133,24 @@ const key_spec config_keys[] = {
 
 const int config_key_count = sizeof config_keys / sizeof config_keys[0];
 
+/* Keys efsi read once, with the line that says what took their place. */
+static const struct { const char *section, *name, *instead; } retired_keys[] = {
+  {"performance", "peer_halos", "replaced by performance.halo_path (auto, peer, nccl, "
+   "cuda_aware_mpi, host_mpi; docs/case-file.md): peer_halos = true is halo_path = auto, "
+   "false is host_mpi or cuda_aware_mpi"},
+  {"performance", "cuda_aware_mpi", "replaced by performance.halo_path (auto, peer, nccl, "
+   "cuda_aware_mpi, host_mpi; docs/case-file.md): cuda_aware_mpi = auto is halo_path = auto, "
+   "yes is cuda_aware_mpi, no is host_mpi"},
+};
+
+const char *config_key_retired(const char *section, const char *name)
+{
+  for (size_t k = 0; k < sizeof retired_keys / sizeof retired_keys[0]; k++)
+    if (strcmp(retired_keys[k].section, section) == 0 && strcmp(retired_keys[k].name, name) == 0)
+      return retired_keys[k].instead;
+  return NULL;
+}
+
 int config_key_find(const char *section, const char *name)
 {
   for (int k = 0; k < config_key_count; k++)
@@ -166,7 +182,7 @@ void config_defaults(efsi_config *c)
   c->diagnostics_every = 10;
   c->progress_seconds = 10;
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
-  c->peer_halos = 1;  /* GPU to GPU on a node where the GPUs reach each other: docs/gpu.md */
+  c->halo_path = HALO_PATH_AUTO;   /* the fastest path that works, per face: docs/gpu.md */
   c->rbc_diameter = 8;
   for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
   c->rbc_modulus = 2e-2;

@@ -35,6 +35,10 @@ typedef struct {
 extern const key_spec config_keys[];
 extern const int config_key_count;
 
+/* What replaced section.name, a key efsi no longer reads (one line for the refusal), or
+ * NULL. */
+const char *config_key_retired(const char *section, const char *name);
+
 /* Index of section.name in config_keys, -1 when it is not a key. */
 int config_key_find(const char *section, const char *name);
 

@@ -21,7 +21,11 @@ typedef void (*efsi_box_work)(efsi_solver *sv, efsi_state *s, const int lo[3], c
  * halos valid: when its exchange is in flight (performance.overlap), on the interior first,
  * EFSI_HALO cells away from the block's y and z faces, then the exchange is finished and
  * the boundary shell follows slab by slab; otherwise after the exchange, on the whole
- * block.  Work writes only inside its box, so the result does not depend on the split. */
+ * block.  Work writes only inside its box, so the result does not depend on the split.
+ * On a GPU the interior's kernels are only queued on the compute stream: they run while
+ * the halo stream packs, copies and unpacks and the host drives MPI (or NCCL moves the
+ * faces by itself), and the shell's kernels wait for the unpacking by an event (docs/gpu.md,
+ * "Overlap"). */
 void exchange_state_around(efsi_solver *sv, efsi_state *s, efsi_box_work work);
 
 /* The exchange (width 2) of v* in the rate arrays, and its wall layers at time t: started

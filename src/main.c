@@ -26,6 +26,7 @@
 #include "decomp/decomp.h"
 #include "base/errors.h"
 #include "src/init_solid.h"
+#include "src/plan_comm.h"
 #include "io/output.h"
 #include "io/restart.h"
 #include "io/voxels.h"
@@ -208,11 +209,11 @@ static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_
   fflush(stdout);
 }
 
-/* --check --ranks N: the process grid, limits and memory of a run on N ranks, planned on
- * this one process without creating the ranks (a decomposition of one process standing in
- * for rank 0 of N).  Returns the exit status. */
-static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, char *err,
-                size_t errlen)
+/* --check --ranks N: the process grid, limits, memory and, on GPUs, the halo paths of a run
+ * on N ranks, planned on this one process without creating the ranks (a decomposition of
+ * one process standing in for rank 0 of N).  Returns the exit status. */
+static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gpus_per_node,
+                char *err, size_t errlen)
 {
   const efsi_config *c = cs->config;
   const int n = (int)ranks;
@@ -232,9 +233,10 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, char *
   efsi_grid g;
   decomp_grid(&d, c->cells, c->length, &g);
   efsi_backend backend;
-  if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
+  if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
   print_summary(cs, &d, &g, ts, &backend, &unplaced, 1);
+  if (comm_print_plan(cs, &d, &g, &backend, gpus_per_node, err, errlen)) return EFSI_EXIT_INPUT;
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
 }
@@ -303,7 +305,9 @@ int main(int argc, char **argv)
   efsi_timestep ts;
   if (!bad && cli.plan_ranks > 0) {   /* --check --ranks N */
     bad = timestep_choose(&cs, &ts, err, sizeof err);
-    const int status = bad ? EFSI_EXIT_INPUT : plan(&cs, &ts, cli.plan_ranks, err, sizeof err);
+    const int status = bad ? EFSI_EXIT_INPUT
+                           : plan(&cs, &ts, cli.plan_ranks, (int)cli.plan_gpus_per_node, err,
+                                  sizeof err);
     cli_free(&cli);
     if (status) return input_error(rank, err);
     MPI_Finalize();

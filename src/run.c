@@ -21,6 +21,7 @@
 #include "io/fields.h"
 #include "src/init.h"
 #include "io/output.h"
+#include "src/plan_comm.h"
 #include "src/progress.h"
 #include "src/report.h"
 #include "io/restart.h"
@@ -227,13 +228,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
   if (b->gpu) state_alloc_like(state = &on_device, &host, b);
   solver_create(&sv, cs, d, &g, ts->dt, b);
   efsi_state *const sp = state;
-  if (b->gpu && d->size > 1) {
-    int faces[2] = {halo_faces(sv.halo), halo_gpu_to_gpu_faces(sv.halo)};
-    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, faces, 2, MPI_INT, MPI_SUM, d->comm));
-    if (d->rank == 0)
-      printf("  halos: %d of %d faces between ranks GPU to GPU on a node (performance.peer_halos)\n",
-             faces[1], faces[0]);
-  }
+  if (b->gpu && d->size > 1) comm_print_paths(sv.halo, d, c);
 
   efsi_tracers *tracers = tracers_create(d, &g);
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,

@@ -41,9 +41,9 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
   size_t work, staging;
   kernel_scratch_bytes(g, b->gpu, cs->thinc, &work, &staging);
   scratch_reserve(&sv->scratch, work, staging);
-  /* one message per face carries the velocity, every phi_m and B; between two GPUs of a
-   * node the faces go GPU to GPU unless performance.peer_halos says no */
-  sv->halo = halo_create(g, d, cs->exchanged_arrays, sv->layers, b->gpu && cs->config->peer_halos);
+  /* one message per face carries the velocity, every phi_m and B, by the path the backend
+   * planned for it (performance.halo_path) */
+  sv->halo = halo_create(g, d, cs->exchanged_arrays, sv->layers, backend_halo_plan(b));
   if (cs->smac) sv->poisson = b->poisson->create(g, d);
   timers_reset(&sv->timers, cs->nmat, grid_cells(g));
   sv->timers.device = b->gpu;

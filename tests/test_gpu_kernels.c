@@ -307,25 +307,21 @@ START_TEST(layer_moves_match_bitwise)
   bench_open(&b, 4242u);
   const size_t points = 3 * (size_t)(b.g.n[0] + 4) * 3 * (b.g.n[2] - 1);
   double *host_buffer = efsi_cpu_layers.alloc(points);
-  double *pinned = efsi_cuda_layers.alloc(points), *on_device = efsi_cuda_layers_aware.alloc(points);
+  double *on_device = efsi_cuda_layers.alloc(points), *pinned = efsi_cuda_layers.alloc_host(points);
   run_layers(&b, &efsi_cpu_layers, 0, host_buffer);
-  run_layers(&b, &efsi_cuda_layers, 1, pinned);
+  run_layers(&b, &efsi_cuda_layers, 1, on_device);
+  /* the packed buffer through a copy engine to page-locked memory, as host_mpi stages it */
+  efsi_cuda_layers.stage(pinned, on_device, points, 1);
+  efsi_cuda_layers.sent();
   device_synchronize();
   long total = 0;
   for (int f = 0; f < 10; f++) total += differing(&b, f);
   ck_assert_int_eq(memcmp(host_buffer, pinned, points * sizeof(double)), 0);
-  /* the device-buffer path packs the same bytes */
-  run_layers(&b, &efsi_cuda_layers_aware, 1, on_device);
-  device_synchronize();
-  double *back = malloc(points * sizeof *back);
-  device_download(back, on_device, points);
-  ck_assert_int_eq(memcmp(host_buffer, back, points * sizeof(double)), 0);
   if (test_rank0()) printf("layer moves: %ld points differ\n", total);
   ck_assert_int_eq(total, 0);
-  free(back);
   efsi_cpu_layers.release(host_buffer);
-  efsi_cuda_layers.release(pinned);
-  efsi_cuda_layers_aware.release(on_device);
+  efsi_cuda_layers.release(on_device);
+  efsi_cuda_layers.release_host(pinned);
   bench_close(&b);
 }
 END_TEST

@@ -64,7 +64,11 @@ int device_select(int node_rank, char *desc, size_t len)
   CUDA_CHECK(cudaGetDeviceProperties(&prop, id));
   multiprocessors = prop.multiProcessorCount;
   CUDA_CHECK(cudaStreamCreateWithFlags(&compute_stream, cudaStreamNonBlocking));
-  CUDA_CHECK(cudaStreamCreateWithFlags(&halo_stream, cudaStreamNonBlocking));
+  /* the halo moves go first where both streams have blocks waiting: the exchange then
+   * advances while a long interior kernel runs (docs/gpu.md, "Overlap") */
+  int least = 0, greatest = 0;
+  CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  CUDA_CHECK(cudaStreamCreateWithPriority(&halo_stream, cudaStreamNonBlocking, greatest));
   snprintf(desc, len, "GPU %d of %d: %s, %.1f GiB, compute capability %d.%d, %d multiprocessors",
            id, n, prop.name, prop.totalGlobalMem / 1073741824.0, prop.major, prop.minor,
            prop.multiProcessorCount);
@@ -215,6 +219,6 @@ int device_mpi_aware(void)
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
   return MPIX_Query_cuda_support();
 #else
-  return 0;
+  return -1;   /* a library without Open MPI's query */
 #endif
 }

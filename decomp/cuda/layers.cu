@@ -1,12 +1,14 @@
-/* The GPU's layer moves (see decomp/layers.h; mirrors layers.c).  Packing, unpacking and
- * the local periodic copies of an exchange run on the halo stream, so that they overlap the
- * interior kernels on the compute stream; begin and end tie the two streams together with
- * events.  The wall layers (reflect, zero) run on the compute stream, in order with the
- * kernels.  Message buffers are device memory for a CUDA-aware MPI (efsi_cuda_layers_aware)
- * or page-locked host memory that the kernels write and read directly (efsi_cuda_layers).
- * Both share device buffers with the other processes of the node through CUDA IPC, so that
- * a face between two GPUs of a node is packed straight into the neighbour's memory over
- * NVLink or PCIe (decomp/halo.c; cudaIpcMemLazyEnablePeerAccess turns on peer access). */
+/* The GPU's layer moves and message transports (see decomp/layers.h; mirrors layers.c).
+ * Packing, unpacking, the local periodic copies of an exchange and its messages' copies and
+ * NCCL groups run on the halo stream, so that they overlap the interior kernels on the
+ * compute stream (the halo stream has the higher priority: its blocks are scheduled ahead of
+ * the waiting blocks of a long interior kernel); begin and end tie the two streams together
+ * with events.  The wall layers (reflect, zero) run on the compute stream, in order with the
+ * kernels.  Message buffers are device memory: MPI moves them where it is CUDA-aware, and
+ * page-locked host copies of them otherwise, which the copy engines fill and drain.  Device
+ * buffers are shared with the other processes of the node through CUDA IPC, so that a face
+ * between two GPUs of a node is packed straight into the neighbour's memory over NVLink or
+ * PCIe (decomp/halo.c; cudaIpcMemLazyEnablePeerAccess turns on peer access). */
 #include <string.h>
 
 #include "base/cuda/cuda.cuh"
@@ -15,6 +17,7 @@ extern "C" {
 #include "base/device.h"
 #include "decomp/layers.h"
 }
+#include "decomp/cuda/nccl.cuh"
 
 enum { MAX_LAYER_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
 struct field_list { double *f[MAX_LAYER_FIELDS]; };
@@ -145,13 +148,14 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
   cuda_launched("wall face");
 }
 
-static void begin(int messages)
+static void begin(int host_messages)
 {
   /* The last direction's unpack of the previous exchange may still be queued: a new
    * exchange whose first directions are local copies would post its MPI receives into
    * that buffer before any sent() waited for it.  The stream is idle by now as a rule.
-   * Without messages (one GPU) nothing waits: the streams keep their order by events. */
-  if (messages) CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
+   * Without such messages (one GPU, peer and NCCL faces) nothing waits: the streams keep
+   * their order by events. */
+  if (host_messages) CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
   static cudaEvent_t computed;
   if (!computed) CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(computed, cuda_compute_stream()));
@@ -166,6 +170,24 @@ static void end(void)
   if (!unpacked) CUDA_CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(unpacked, cuda_halo_stream()));
   CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), unpacked, 0));
+}
+
+/* A message's copy to or from its page-locked twin, by a copy engine. */
+static void stage(double *to, const double *from, size_t n, int to_host)
+{
+  CUDA_CHECK(cudaMemcpyAsync(to, from, n * sizeof(double),
+                             to_host ? cudaMemcpyDeviceToHost : cudaMemcpyHostToDevice,
+                             cuda_halo_stream()));
+}
+
+static void gpu_identity(efsi_gpu_identity *id)
+{
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop;
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  static_assert(sizeof prop.uuid.bytes == sizeof id->bytes, "a GPU's identity is its UUID");
+  memcpy(id->bytes, prop.uuid.bytes, sizeof id->bytes);
 }
 
 static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(efsi_peer_handle),
@@ -187,7 +209,7 @@ static double *open_peer(const efsi_peer_handle *handle)
   memcpy(&h, handle->bytes, sizeof h);
   void *p = NULL;
   if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) {
-    cudaGetLastError();   /* this GPU cannot reach the other: the face stays on MPI */
+    cudaGetLastError();   /* this GPU cannot reach the other: the plan takes another path */
     return NULL;
   }
   return (double *)p;
@@ -204,11 +226,12 @@ static double *on_device(size_t n) { return device_alloc(n); }
 static void release_device(double *buf) { device_free(buf); }
 
 extern "C" const efsi_layer_ops efsi_cuda_layers = {
-  "gpu, halos through page-locked host memory", pack, copy, reflect, zero, pinned,
-  release_pinned, begin, sent, end, share, open_peer, close_peer, release_device,
-};
-
-extern "C" const efsi_layer_ops efsi_cuda_layers_aware = {
-  "gpu, halos from device memory (CUDA-aware MPI)", pack, copy, reflect, zero, on_device,
-  release_device, begin, sent, end, share, open_peer, close_peer, release_device,
+  "gpu", pack, copy, reflect, zero, on_device, release_device, pinned, release_pinned, stage,
+  begin, sent, end, share, open_peer, close_peer, release_device,
+#ifdef EFSI_NCCL
+  nccl_open, nccl_close, nccl_exchange,
+#else
+  NULL, NULL, NULL,
+#endif
+  gpu_identity,
 };
