@@ -2,8 +2,8 @@
  *
  *  1. A library's return code (MPI, NetCDF, FFTW, CUDA, NCCL) goes through that library's
  *     checking macro (MPI_CHECK here, NC_CHECK in io/nc_check.h, CUDA_CHECK in
- *     base/cuda/cuda.cuh), which names the call, file and line and stops every rank with
- *     EFSI_EXIT_RUNTIME.
+ *     base/cuda/cuda.cuh, NCCL_CHECK in decomp/cuda/nccl.cuh), which names the call, file
+ *     and line and stops every rank with EFSI_EXIT_RUNTIME.
  *  2. Running out of memory stops the run the same way: host memory comes from efsi_malloc
  *     and efsi_calloc (below), device memory from device_alloc (base/device.h); neither
  *     returns NULL, and no caller tests for it.  Whether a run fits is decided before it

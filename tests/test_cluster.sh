@@ -5,7 +5,10 @@
 # continues bitwise; a run killed with SIGKILL in the middle of a restart write leaves the
 # previous one, which --restart latest finds (skipping damaged newer files); a chain of
 # jobs stopped by time.wall_limit ends bitwise where one uninterrupted run ends; a full disk
-# or a file-size limit stops with exit status 1 naming the file, earlier files intact.
+# or a file-size limit stops with exit status 1 naming the file, earlier files intact.  The
+# halo paths of a GPU cluster (docs/gpu.md, "Halo paths"): efsi --check --ranks N prints the
+# plan without a GPU (a CUDA build), a forced path that cannot work is one line and exit
+# status 2, and the keys halo_path replaced are refused naming it.
 set -u
 . "$(dirname "$0")/lib.sh"
 write_case "$tmp/case.ini" "16 16 16" "1 1 1" <<'INI'
@@ -241,6 +244,45 @@ if mount -t tmpfs -o size=300k tmpfs "$tmp/small" 2> /dev/null; then
   umount "$tmp/small"
 else
   echo "skipped: full disk (no tmpfs can be mounted here)"
+fi
+
+# ---- the halo paths: planned on a login node, forced where they cannot work, old keys
+# refused1 NAME ARGS: efsi ARGS exits with status 2 and one error line
+refused1() {
+  name=$1; shift
+  "$efsi" "$@" > "$tmp/log" 2> "$tmp/err"
+  status=$?
+  if [ $status -eq 2 ] && [ "$(grep -c 'efsi: error' "$tmp/err")" -eq 1 ]; then
+    ok "$name: $(cat "$tmp/err")"
+  else
+    fail "$name: status $status"; cat "$tmp/log" "$tmp/err"
+  fi
+}
+refused1 "peer_halos refused" --check --set performance.peer_halos=false "$tmp/case.ini"
+grep -q "replaced by performance.halo_path" "$tmp/err" || fail "peer_halos: the new key not named"
+refused1 "cuda_aware_mpi refused" --check --set performance.cuda_aware_mpi=yes "$tmp/case.ini"
+refused1 "a GPU path on CPU ranks" --check --set performance.halo_path=nccl "$tmp/case.ini"
+gpu="--set performance.device=gpu"
+# shellcheck disable=SC2086  # $gpu is two words
+if "$efsi" --check --ranks 16 $gpu "$tmp/case.ini" > "$tmp/log" 2> "$tmp/err"; then
+  # 16 ranks as 1 x 4 x 4 (16^3 cells, walls in y), 4 GPUs a node in rank order: the z
+  # lines are the nodes
+  if grep -q 'halos (planned: 4 GPUs per node, ranks in order; NCCL built in;.*: 56 faces between ranks: 32 peer, 24 nccl, 0 cuda_aware_mpi, 0 host_mpi' "$tmp/log"; then
+    ok "the plan of 16 GPUs: $(grep 'halos (planned' "$tmp/log")"
+  elif grep -q 'NCCL not built in.*56 faces between ranks: 32 peer, 0 nccl, 0 cuda_aware_mpi, 24 host_mpi' "$tmp/log"; then
+    ok "the plan of 16 GPUs without NCCL: $(grep 'halos (planned' "$tmp/log")"
+  else
+    fail "the plan of 16 GPUs"; cat "$tmp/log"
+  fi
+  grep -q 'halo messages a step' "$tmp/log" || fail "the plan names no message sizes"
+  # shellcheck disable=SC2086
+  refused1 "peer forced across nodes" --check --ranks 16 $gpu --set performance.halo_path=peer "$tmp/case.ini"
+  # shellcheck disable=SC2086
+  "$efsi" --check --ranks 16 --gpus-per-node 16 $gpu --set performance.halo_path=peer \
+    "$tmp/case.ini" > "$tmp/log" 2>&1 && grep -q '56 faces between ranks: 56 peer' "$tmp/log" &&
+    ok "peer on a node of 16 GPUs" || { fail "peer on a node of 16 GPUs"; cat "$tmp/log"; }
+else
+  echo "skipped: the plan of a GPU run (this efsi has no GPU backend: $(cat "$tmp/err"))"
 fi
 
 echo "$passes passed, $failures failed"
