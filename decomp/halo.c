@@ -150,8 +150,22 @@ static void post(efsi_halo *h, int d)
     if (h->send_host[d][side])
       h->ops->stage(h->send_host[d][side], buf, box_points(out) * h->nfields, 1);
   }
-  /* NCCL: the data travelling toward -d first, then toward +d, on both ranks, so that two
-   * messages between the same pair of ranks (two ranks, periodic) match */
+  if (by_host) {
+    h->ops->sent();
+    for (int side = 0; side < 2; side++) {
+      if (!talks(h, d, side) || path(h, d, side) == HALO_NCCL) continue;
+      const int peer = path(h, d, side) == HALO_PEER;
+      const int count = peer ? 0 : (int)(box_points(outgoing(h, d, side)) * h->nfields);
+      MPI_CHECK(MPI_Isend(mpi_send(h, d, side), count, MPI_DOUBLE, h->neighbor[d][side],
+                          tag(d, side == 1), h->comm, &h->request[2 + side]));
+      if (peer)
+        MPI_CHECK(MPI_Irecv(NULL, 0, MPI_DOUBLE, h->neighbor[d][side],
+                            FREED_TAG + tag(d, side == 0), h->comm, &h->freed[d][side]));
+    }
+  }
+  /* NCCL, queued after the host's wait above (which it need not hold up): the data
+   * travelling toward -d first, then toward +d, on both ranks, so that two messages between
+   * the same pair of ranks (two ranks, periodic) match */
   efsi_message m[4];
   int nm = 0;
   for (int side = 1; side >= 0; side--)
@@ -163,18 +177,6 @@ static void post(efsi_halo *h, int d)
       m[nm++] = (efsi_message){h->send[d][side], box_points(outgoing(h, d, side)) * h->nfields,
                                h->neighbor[d][side], 1};
   if (nm) h->ops->nccl_exchange(h->nccl, m, nm);
-  if (!by_host) return;
-  h->ops->sent();
-  for (int side = 0; side < 2; side++) {
-    if (!talks(h, d, side) || path(h, d, side) == HALO_NCCL) continue;
-    const int peer = path(h, d, side) == HALO_PEER;
-    const int count = peer ? 0 : (int)(box_points(outgoing(h, d, side)) * h->nfields);
-    MPI_CHECK(MPI_Isend(mpi_send(h, d, side), count, MPI_DOUBLE, h->neighbor[d][side],
-                        tag(d, side == 1), h->comm, &h->request[2 + side]));
-    if (peer)
-      MPI_CHECK(MPI_Irecv(NULL, 0, MPI_DOUBLE, h->neighbor[d][side],
-                          FREED_TAG + tag(d, side == 0), h->comm, &h->freed[d][side]));
-  }
 }
 
 /* Wait for direction d and unpack what arrived; the kernels queued after it see it. */
