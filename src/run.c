@@ -54,6 +54,8 @@ typedef struct {
   long host_step;            /* the step the host mirror was last copied at (-1: never) */
   efsi_wall_budget budget;   /* time.wall_limit and what the run measured against it */
   int write_measured;        /* budget.write_seconds is a measured restart write */
+  efsi_diagnostics_table diagnostics;   /* rank 0: diagnostics.csv */
+  efsi_csv bodies_table;                /* rank 0: bodies.csv */
 } output_state;
 
 /* The host mirror holds the state (a copy from the device on a GPU, once per step however
@@ -133,14 +135,15 @@ static double write_diagnostics(output_state *o, double seconds)
   diagnose(o->sv, o->s, &row);
   row.wall_seconds = seconds;
   timer_start(&o->sv->timers, TIMER_IO);
-  if (o->d->rank == 0) diagnostics_write(&row);
+  if (o->d->rank == 0) diagnostics_write(&o->diagnostics, &row);
   if (o->bodies) {
     const efsi_grid *g = &o->s->grid;
     tracers_interpolate(o->tracers, o->sv->k, g, o->s->u, o->s->v, o->s->w);
     long n = 0;
     efsi_tracer *all = NULL;
     tracers_gather(o->tracers, &n, &all);
-    if (o->d->rank == 0) bodies_csv_write(o->s->step, o->s->time, n, all, body_kind_names);
+    if (o->d->rank == 0)
+      bodies_csv_write(&o->bodies_table, o->s->step, o->s->time, n, all, body_kind_names);
     free(all);
   }
   timer_stop(&o->sv->timers, TIMER_IO);
@@ -172,16 +175,17 @@ static int blow_up(output_state *o, const char *why)
 }
 
 /* Rank 0 opens diagnostics.csv (and bodies.csv); the verdict is shared. */
-static int open_tables(const efsi_decomp *d, const efsi_state *s, int bodies, const char *dir,
-                       long restart_step)
+static int open_tables(output_state *o, const efsi_state *s, long restart_step)
 {
+  const efsi_decomp *d = o->d;
   char err[1024] = "";
   int failed = 0;
-  if (d->rank == 0) {
-    diagnostics_materials(s->nmat, s->material);
-    failed = diagnostics_open(dir, restart_step, err, sizeof err)
-          || (bodies && bodies_csv_open(dir, restart_step, err, sizeof err));
-  }
+  diagnostics_table(&o->diagnostics, s->nmat, s->material);
+  o->bodies_table.file = NULL;
+  if (d->rank == 0)
+    failed = diagnostics_open(&o->diagnostics, o->dir, restart_step, err, sizeof err)
+          || (o->bodies && bodies_csv_open(&o->bodies_table, o->dir, restart_step, err,
+                                           sizeof err));
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
   if (failed && d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
   return failed;
@@ -261,7 +265,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   if (sp != &host) state_transfer(sp, &host, b, 1);
   solver_fill_halos(&sv, sp);
   if (o.bodies) solver_move_tracers(&sv, tracers);
-  if (open_tables(d, sp, o.bodies, dir, restart_file ? sp->step : -1)) {
+  if (open_tables(&o, sp, restart_file ? sp->step : -1)) {
     status = EFSI_EXIT_RUNTIME;
     goto done;
   }
@@ -332,10 +336,8 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
     if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
   }
-  if (d->rank == 0) {
-    diagnostics_close();
-    if (o.bodies) bodies_csv_close();
-  }
+  diagnostics_close(&o.diagnostics);
+  csv_close(&o.bodies_table);
   if (status == 0 || status == EFSI_EXIT_STOPPED)
     report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
   if (status == EFSI_EXIT_STOPPED && d->rank == 0) {
