@@ -134,6 +134,8 @@ const key_spec config_keys[] = {
 };
 
 const int config_key_count = sizeof config_keys / sizeof config_keys[0];
+_Static_assert(sizeof config_keys / sizeof config_keys[0] <= CONFIG_MAX_KEYS,
+               "efsi_config.where has a record for every key");
 
 int config_key_find(const char *section, const char *name)
 {
