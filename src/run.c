@@ -19,6 +19,7 @@
 #include "io/diagnostics.h"
 #include "base/errors.h"
 #include "io/fields.h"
+#include "src/history.h"
 #include "src/init.h"
 #include "io/output.h"
 #include "src/progress.h"
@@ -32,10 +33,7 @@
 /* True when step/time have reached the end of the run's history. */
 static int finished(const efsi_config *c, const efsi_state *s, double dt)
 {
-  if (c->steps >= 0 && s->step >= c->steps) return 1;
-  /* the step that lands within a small fraction of dt of end_time is the last one */
-  if (c->end_time > 0 && s->time >= c->end_time - 1e-6 * dt) return 1;
-  return 0;
+  return history_finished(c, s->step, s->time, dt);
 }
 
 static int due(long every, long step) { return every > 0 && step % every == 0; }
@@ -56,6 +54,9 @@ typedef struct {
   int write_measured;        /* budget.write_seconds is a measured restart write */
   efsi_diagnostics_table diagnostics;   /* rank 0: diagnostics.csv */
   efsi_csv bodies_table;                /* rank 0: bodies.csv */
+  long fields_written, restarts_written, rows_written;   /* by this run */
+  int began;                 /* run.json holds this run's start (history_begin) */
+  char why[512];             /* why the run stopped (run.json, the last line) */
 } output_state;
 
 /* The host mirror holds the state (a copy from the device on a GPU, once per step however
@@ -77,6 +78,7 @@ static void write_fields(output_state *o)
   state_write_fields(path, o->host, o->d, o->c->name);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
+  o->fields_written++;
 }
 
 static void write_restart(output_state *o)
@@ -92,6 +94,7 @@ static void write_restart(output_state *o)
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
+  o->restarts_written++;
   const double seconds = MPI_Wtime() - begin;
   if (!o->write_measured || seconds > o->budget.write_seconds) o->budget.write_seconds = seconds;
   o->write_measured = 1;
@@ -136,6 +139,7 @@ static double write_diagnostics(output_state *o, double seconds)
   row.wall_seconds = seconds;
   timer_start(&o->sv->timers, TIMER_IO);
   if (o->d->rank == 0) diagnostics_write(&o->diagnostics, &row);
+  o->rows_written++;
   if (o->bodies) {
     const efsi_grid *g = &o->s->grid;
     tracers_interpolate(o->tracers, o->sv->k, g, o->s->u, o->s->v, o->s->w);
@@ -155,6 +159,7 @@ static int blow_up(output_state *o, const char *why)
 {
   char field[8] = "";
   int at[3] = {0, 0, 0};
+  snprintf(o->why, sizeof o->why, "blew up: %s", why);
   o->host_step = -1;   /* a step that failed part way changed the state, not its step */
   to_host(o);
   const int nonfinite = locate_point(o->d, o->host, 0, field, at);
@@ -219,9 +224,30 @@ static double restart_bytes(const efsi_state *s)
   return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 
-int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b)
+/* Rank 0: the run's last line (a run that reached its end; the others have theirs) and
+ * the end of its record in run.json. */
+static void say_the_end(const output_state *o, const efsi_output_plan *out, int status)
 {
+  const efsi_state *s = o->s;
+  if (status == 0) {
+    printf("efsi: finished at step %ld (t = %.6g): %s; wrote %ld fields file%s, %ld restart "
+           "file%s and %ld diagnostics row%s in %s", s->step, s->time, o->why,
+           o->fields_written, o->fields_written == 1 ? "" : "s", o->restarts_written,
+           o->restarts_written == 1 ? "" : "s", o->rows_written,
+           o->rows_written == 1 ? "" : "s", out->dir);
+    if (o->last_restart[0]) printf(" (continue from %s)", o->last_restart);
+    printf("\n");
+    fflush(stdout);
+  }
+  if (o->began)   /* a run refused before it began leaves the folder's record alone */
+    history_record_end(out, status, s->step, s->time, o->why, o->fields_written,
+                       o->restarts_written, o->rows_written);
+}
+
+int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts,
+        const efsi_output_plan *out, const efsi_case_bodies *cb, const efsi_backend *b)
+{
+  const char *dir = out->dir, *restart_file = out->restart[0] ? out->restart : NULL;
   efsi_grid g;
   decomp_grid(d, c->cells, c->length, &g);
   efsi_state host, on_device, *state = &host;   /* the solver's state: host or device */
@@ -249,6 +275,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   if (restart_file) {
     if (restart_state(restart_file, &host, tracers, d)) {
       status = EFSI_EXIT_INPUT;
+      snprintf(o.why, sizeof o.why, "refused the restart file");
       goto done;
     }
     snprintf(o.last_restart, sizeof o.last_restart, "%s", restart_file);
@@ -259,14 +286,29 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     if (host.nmat > 0 && init_solid(c, cb, d, &host, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
       status = EFSI_EXIT_INPUT;
+      snprintf(o.why, sizeof o.why, "refused the bodies: %.400s", err);
       goto done;
     }
+  }
+  snprintf(host.run_id, sizeof host.run_id, "%s", out->run_id);   /* docs/output.md */
+  {   /* the state is sound: now the folder may change (files aside, run.json) */
+    char err[2048] = "";
+    int failed = d->rank == 0 && history_begin(c, out, host.step, host.time, err, sizeof err);
+    MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
+    if (failed) {
+      if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
+      status = EFSI_EXIT_RUNTIME;
+      snprintf(o.why, sizeof o.why, "%.500s", err);
+      goto done;
+    }
+    o.began = 1;
   }
   if (sp != &host) state_transfer(sp, &host, b, 1);
   solver_fill_halos(&sv, sp);
   if (o.bodies) solver_move_tracers(&sv, tracers);
   if (open_tables(&o, sp, restart_file ? sp->step : -1)) {
     status = EFSI_EXIT_RUNTIME;
+    snprintf(o.why, sizeof o.why, "could not open diagnostics.csv or bodies.csv");
     goto done;
   }
   const long first_step = sp->step;
@@ -340,6 +382,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   csv_close(&o.bodies_table);
   if (status == 0 || status == EFSI_EXIT_STOPPED)
     report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
+  if (status == 0) history_end_reason(c, sp->step, sp->time, sv.dt, o.why, sizeof o.why);
   if (status == EFSI_EXIT_STOPPED && d->rank == 0) {
     const int sig = stop_signal();
     char why[96], limit[32];
@@ -348,6 +391,7 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
     else if (stop_wall_due(&o.budget, stop_elapsed()))
       snprintf(why, sizeof why, "before time.wall_limit = %s", limit);
     else snprintf(why, sizeof why, "on another rank's signal or wall-clock limit");
+    snprintf(o.why, sizeof o.why, "stopped early %s", why);
     printf("efsi: stopped early %s after step %ld (t = %.6g): restart file %s written; "
            "continue with --restart latest (exit status %d)\n", why, sp->step, sp->time,
            o.last_restart, EFSI_EXIT_STOPPED);
@@ -355,8 +399,12 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   }
   /* mpirun ends the job at the first rank that exits with a status other than 0: no rank
    * leaves before rank 0 has written and printed everything */
+  if (d->rank == 0) say_the_end(&o, out, status);
   if (status == EFSI_EXIT_STOPPED) MPI_CHECK(MPI_Barrier(d->comm));
 done:
+  /* the ends before the time loop (a refused restart file or bodies, the tables) */
+  if ((status == EFSI_EXIT_INPUT || status == EFSI_EXIT_RUNTIME) && d->rank == 0)
+    say_the_end(&o, out, status);
   tracers_free(tracers);
   solver_free(&sv);
   if (sp != &host) state_free_on(sp, b);

@@ -23,6 +23,7 @@ typedef struct {
   long step;                 /* steps taken since the start of the run's history */
   double time;
   double drive_force;        /* current body force per volume in +x */
+  char run_id[SNAPSHOT_RUN_ID_LEN];   /* the run's history, written into its output files */
 } efsi_state;
 
 /* Allocate the fields of a state on grid g with nmat materials (named) and set

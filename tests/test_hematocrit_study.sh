@@ -176,8 +176,9 @@ def variables(path):
             var.set_auto_mask(False)
             data = np.ascontiguousarray(var[...])
             out[name] = (data.dtype.str, data.shape, data.tobytes())
-        for name in nc.ncattrs():
-            out["@" + name] = repr(nc.getncattr(name))
+        for name in nc.ncattrs():   # but the run identity: two sweeps are two histories
+            if name != "run_id":
+                out["@" + name] = repr(nc.getncattr(name))
         return out
 
 def rows(path):

@@ -128,7 +128,9 @@ class Geometry:
 
 
 def read_fields(path, names):
-    """step, time and the named variables (those present) of a fields file; None if unreadable."""
+    """step, time and the named variables (those present, as (z, y, x) arrays) of a fields
+    file; None if unreadable.  A variable on (time, z, y, x) (the CF time axis of every
+    fields file, docs/output.md) is read at its one time."""
     try:
         with netCDF4.Dataset(path) as nc:
             out = {"step": int(nc.getncattr("step")), "time": float(nc.getncattr("time"))}
@@ -136,7 +138,8 @@ def read_fields(path, names):
                 if n in nc.variables:
                     v = nc[n]
                     v.set_auto_mask(False)
-                    out[n] = np.asarray(v[...], dtype=float)
+                    a = np.asarray(v[...], dtype=float)
+                    out[n] = a[0] if v.dimensions[:1] == ("time",) else a
             return out
     except Exception:
         return None
