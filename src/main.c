@@ -27,6 +27,7 @@
 #include "base/errors.h"
 #include "src/history.h"
 #include "src/init_solid.h"
+#include "src/plan.h"
 #include "io/voxels.h"
 #include "src/run.h"
 #include "src/state.h"
@@ -274,6 +275,8 @@ static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char 
   if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
   print_summary(c, &d, &g, ts, &backend, &unplaced, 1);
+  plan_warnings(c);
+  plan_report(c, &g, ts, &backend, MPI_COMM_SELF, n, 0);
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
 }
@@ -375,6 +378,8 @@ int main(int argc, char **argv)
     return input_error(rank, err);
   }
   if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, &bodies, cli.check);
+  if (rank == 0) plan_warnings(&cfg);
+  if (cli.check) plan_report(&cfg, &g, &ts, &backend, MPI_COMM_WORLD, size, bodies.total);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);
