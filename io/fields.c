@@ -54,6 +54,9 @@ void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
     put_text(f.ncid, "time_units", "us");
     if (s->run_id[0]) put_text(f.ncid, "run_id", s->run_id);
+    /* what a picture needs to know of the box: which sides are walls */
+    put_text(f.ncid, "boundary_y", d->periodic[1] ? "periodic" : "wall");
+    put_text(f.ncid, "boundary_z", d->periodic[2] ? "periodic" : "wall");
   }
   ncfile_enddef(&f);
 
