@@ -140,10 +140,10 @@ static void print_plan(const efsi_config *c, const efsi_timestep *ts, int ranks,
     char left[32];
     const double seconds = steps * block_cells / (mcups_per_rank * 1e6);
     stop_format_duration(seconds, left, sizeof left);
-    printf("  time: about %s on this machine for %d rank%s (%.3g M cell-updates/s per rank, "
-           "measured with %s; the halo exchanges between ranks and the output come on top)\n",
-           seconds > 1e9 ? "forever" : left, ranks, ranks == 1 ? "" : "s", mcups_per_rank,
-           measured);
+    printf("  time: about %s on this machine for %d rank%s like this one's (%.3g M "
+           "cell-updates/s per rank, measured with %s; the halo exchanges between ranks and "
+           "the output come on top)\n", seconds > 1e9 ? "forever" : left, ranks,
+           ranks == 1 ? "" : "s", mcups_per_rank, measured);
   }
   long fields = 0, restarts = 0;
   const double bytes = plan_output_bytes(c, steps, bodies, &fields, &restarts);
