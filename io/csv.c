@@ -128,23 +128,36 @@ void csv_close(efsi_csv *t)
   t->file = NULL;
 }
 
-long csv_last_step(const char *path, int step_column, long *rows)
+long csv_last_step(const char *path, int step_column, double *time)
 {
-  if (rows) *rows = 0;
-  FILE *in = fopen(path, "r");
+  enum { TAIL = 65536 };
+  *time = 0;
+  FILE *in = fopen(path, "rb");
   if (!in) return -1;
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len = getline(&line, &cap, in);   /* the header */
-  long last = -1, count = 0;
-  while (len > 0 && (len = getline(&line, &cap, in)) > 0) {
-    long step;
-    if (line[len - 1] != '\n' || column_long(line, step_column, &step)) continue;
-    last = step;
-    count++;
+  char *buf = efsi_malloc(TAIL + 1, "the end of a table");
+  long last = -1;
+  if (fseek(in, 0, SEEK_END) == 0) {
+    const long size = ftell(in);
+    const long from = size > TAIL ? size - TAIL : 0;
+    const size_t n = fseek(in, from, SEEK_SET) == 0 ? fread(buf, 1, TAIL, in) : 0;
+    buf[n] = '\0';
+    /* the whole lines, last first: the first whose step reads (the header's does not) */
+    char *end = strrchr(buf, '\n');
+    while (end && last < 0) {
+      *end = '\0';
+      char *line = strrchr(buf, '\n');
+      line = line ? line + 1 : (from == 0 ? buf : NULL);
+      if (!line) break;   /* the first line of the tail may be cut */
+      if (column_long(line, step_column, &last)) last = -1;
+      else {
+        const char *next = line;
+        for (int c = 0; c <= step_column && next; c++) next = strchr(next, ',') ? strchr(next, ',') + 1 : NULL;
+        *time = next ? strtod(next, NULL) : 0;
+      }
+      end = line > buf ? line - 1 : NULL;
+    }
   }
-  free(line);
+  free(buf);
   fclose(in);
-  if (rows) *rows = count;
   return last;
 }

@@ -32,8 +32,8 @@ void csv_row_done(efsi_csv *t, int printed);
 void csv_close(efsi_csv *t);
 
 /* The step of the last whole row of the CSV file path (step in column step_column, counted
- * from 0), or -1 when it has none or cannot be read; *rows gets the number of whole rows
- * (NULL: not wanted). */
-long csv_last_step(const char *path, int step_column, long *rows);
+ * from 0, and *time the number in the column after it), or -1 when it has none or cannot be
+ * read.  Reads the file's last 64 KiB only: a table of millions of rows costs nothing. */
+long csv_last_step(const char *path, int step_column, double *time);
 
 #endif

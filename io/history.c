@@ -66,12 +66,12 @@ static int by_step(const void *a, const void *b)
   return x->kind - y->kind;
 }
 
-int history_scan(efsi_history *h, const char *dir, char *err, size_t errlen)
+int history_scan(efsi_history *h, const char *dir, long headers_after, char *err,
+                 size_t errlen)
 {
   memset(h, 0, sizeof *h);
   snprintf(h->dir, sizeof h->dir, "%s", dir);
   h->diagnostics_last = h->bodies_last = -1;
-  h->diagnostics_rows = h->bodies_rows = -1;
   DIR *listing = opendir(dir);
   if (!listing) {
     if (errno == ENOENT || errno == ENOTDIR) return 0;
@@ -82,6 +82,8 @@ int history_scan(efsi_history *h, const char *dir, char *err, size_t errlen)
   int capacity = 0;
   for (struct dirent *e = readdir(listing); e; e = readdir(listing)) {
     h->output |= output_is_efsi_file(e->d_name);
+    h->diagnostics |= strcmp(e->d_name, "diagnostics.csv") == 0;
+    h->bodies |= strcmp(e->d_name, "bodies.csv") == 0;
     const long restart = name_step(e->d_name, "restart", ".nc");
     const long fields = name_step(e->d_name, "fields", ".nc");
     if (name_step(e->d_name, "restart", ".nc.tmp") >= 0
@@ -102,8 +104,10 @@ int history_scan(efsi_history *h, const char *dir, char *err, size_t errlen)
   if (h->nfiles > 1) qsort(h->file, (size_t)h->nfiles, sizeof *h->file, by_step);
   for (int k = 0; k < h->nfiles; k++) {
     efsi_history_file *f = &h->file[k];
+    if (f->step <= headers_after) continue;
     char path[EFSI_PATH_LEN + 80];
     snprintf(path, sizeof path, "%s/%s", dir, f->name);
+    f->read = 1;
     if (f->kind == HISTORY_FIELDS) {
       read_fields_header(path, f);
       continue;
@@ -119,23 +123,12 @@ int history_scan(efsi_history *h, const char *dir, char *err, size_t errlen)
     }
   }
   char path[EFSI_PATH_LEN + 32];
+  double time = 0;
   snprintf(path, sizeof path, "%s/diagnostics.csv", dir);
-  h->diagnostics_last = csv_last_step(path, 0, &h->diagnostics_rows);
-  if (access(path, F_OK) != 0) h->diagnostics_rows = -1;
-  /* the time of the last row: its second column */
-  FILE *in = h->diagnostics_rows > 0 ? fopen(path, "r") : NULL;
-  if (in) {
-    char line[8192];
-    while (fgets(line, sizeof line, in))
-      if (strchr(line, '\n') && line[0] >= '0' && line[0] <= '9') {
-        const char *comma = strchr(line, ',');
-        if (comma) h->diagnostics_last_time = strtod(comma + 1, NULL);
-      }
-    fclose(in);
-  }
+  h->diagnostics_last = csv_last_step(path, 0, &h->diagnostics_last_time);
   snprintf(path, sizeof path, "%s/bodies.csv", dir);
-  h->bodies_last = csv_last_step(path, BODIES_CSV_STEP_COLUMN, &h->bodies_rows);
-  if (access(path, F_OK) != 0) h->bodies_rows = -1;
+  h->bodies_last = csv_last_step(path, BODIES_CSV_STEP_COLUMN, &time);
+  h->recorded = history_record_read(dir, &h->record) == 0;
   return 0;
 }
 

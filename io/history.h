@@ -17,40 +17,12 @@ typedef struct {
   char name[64];                     /* restart_NNNNNNNN.nc or fields_NNNNNNNN.nc */
   int kind;                          /* HISTORY_RESTART or HISTORY_FIELDS */
   long step;                         /* the step its name says */
-  int readable;                      /* its header opens and holds that step */
+  int read;                          /* its header was read (history_scan's headers_after) */
+  int readable;                      /* read, and it opens and holds that step */
   double time;                       /* when readable */
   char run_id[SNAPSHOT_RUN_ID_LEN];  /* "" when it has none or is not readable */
   char problem[256];                 /* why it is not readable */
 } efsi_history_file;
-
-typedef struct {
-  char dir[EFSI_PATH_LEN];
-  int exists;                        /* the folder exists */
-  int output;                        /* it holds efsi output (output_prepare's rule) */
-  int nfiles;
-  efsi_history_file *file;           /* by step, a restart before the fields of its step */
-  long diagnostics_rows, diagnostics_last;   /* whole rows, last step (-1: none) */
-  double diagnostics_last_time;
-  long bodies_rows, bodies_last;
-  int temporaries;                   /* NAME.nc.tmp of writes that did not finish */
-} efsi_history;
-
-/* What dir holds.  Every restart file is probed (ncfile_probe) and read for its step, time
- * and run identity; every fields file is opened for the same (efsi writes them whole, under
- * a temporary name).  Nonzero with a message only when dir exists and cannot be listed. */
-int history_scan(efsi_history *h, const char *dir, char *err, size_t errlen);
-void history_free(efsi_history *h);
-
-/* The newest readable restart file (NULL: none). */
-const efsi_history_file *history_newest_restart(const efsi_history *h);
-
-/* Move every restart and fields file of h (and the .tmp of one) whose step is after step
- * into a new folder dir/discarded-after-NNNNNNNN (a suffix -2, -3 ... when it exists), and
- * copy diagnostics.csv, bodies.csv, performance.json and run.json there whole.  aside gets
- * the folder, moved the number of files moved.  Nonzero with a message on failure (what
- * was moved stays moved: nothing is deleted). */
-int history_move_aside(const efsi_history *h, long step, char *aside, size_t len, int *moved,
-                       char *err, size_t errlen);
 
 /* The record of a run in dir/run.json: written when the run starts (state "running") and
  * again when it ends; a record still "running" after its process is gone tells of a run
@@ -72,6 +44,43 @@ typedef struct {
   char host[256];
   long fields_written, restarts_written, rows_written;
 } efsi_run_record;
+
+typedef struct {
+  char dir[EFSI_PATH_LEN];
+  int exists;                        /* the folder exists */
+  int output;                        /* it holds efsi output (output_prepare's rule) */
+  int nfiles;
+  efsi_history_file *file;           /* by step, a restart before the fields of its step */
+  int diagnostics, bodies;           /* the tables are there */
+  long diagnostics_last, bodies_last;   /* the step of their last whole row (-1: none) */
+  double diagnostics_last_time;
+  int temporaries;                   /* NAME.nc.tmp of writes that did not finish */
+  int recorded;                      /* run.json was read into record */
+  efsi_run_record record;
+} efsi_history;
+
+/* What dir holds: every restart and fields file by name and step, the last row of each
+ * table (read from the file's end), run.json; and the header (step, time, run identity) of
+ * every file whose step is after headers_after (-1: all of them; a restart file is probed
+ * first, ncfile_probe; a fields file, efsi's own and written whole, is opened directly).
+ * Reading headers costs a file open (and a process, for a restart file) each, so a run's
+ * start reads only those after its restart file.  Nonzero with a message only when dir
+ * exists and cannot be listed. */
+int history_scan(efsi_history *h, const char *dir, long headers_after, char *err,
+                 size_t errlen);
+void history_free(efsi_history *h);
+
+/* The newest readable restart file (NULL: none). */
+const efsi_history_file *history_newest_restart(const efsi_history *h);
+
+/* Move every restart and fields file of h (and the .tmp of one) whose step is after step
+ * into a new folder dir/discarded-after-NNNNNNNN (a suffix -2, -3 ... when it exists), and
+ * copy diagnostics.csv, bodies.csv, performance.json and run.json there whole.  aside gets
+ * the folder, moved the number of files moved.  Nonzero with a message on failure (what
+ * was moved stays moved: nothing is deleted). */
+int history_move_aside(const efsi_history *h, long step, char *aside, size_t len, int *moved,
+                       char *err, size_t errlen);
+
 
 /* Write dir/run.json (through run.json.tmp and a rename).  Nonzero with a message. */
 int history_record_write(const char *dir, const efsi_run_record *r, char *err, size_t errlen);

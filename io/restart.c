@@ -115,7 +115,7 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
   *n = 0;
   *tracers = NULL;
   int ncid, dim;
-  if (ncfile_probe(path, err, errlen)) return 1;
+  /* the caller's restart_read or restart_peek has probed the file (restart.h) */
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
     nc_close(ncid);
@@ -313,21 +313,34 @@ int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char 
   return 0;
 }
 
-int restart_peek(const char *path, long *step, double *time, char *run_id, char *err,
-                 size_t errlen)
+/* restart_peek and restart_stamp: the stamp of path, probed first or not. */
+static int read_file_stamp(const char *path, int probe, long *step, double *time,
+                           char *run_id, char *err, size_t errlen)
 {
   int ncid;
   long long stored_step = 0;
   char id[SNAPSHOT_RUN_ID_LEN] = "";
   *step = -1;
   if (run_id) run_id[0] = '\0';
-  if (ncfile_probe(path, err, errlen)) return 1;
+  if (probe && ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   int failed = read_stamp(ncid, path, &stored_step, time, id, err, errlen);
   if (run_id) snprintf(run_id, SNAPSHOT_RUN_ID_LEN, "%s", id);
   nc_close(ncid);
   *step = (long)stored_step;
   return failed;
+}
+
+int restart_peek(const char *path, long *step, double *time, char *run_id, char *err,
+                 size_t errlen)
+{
+  return read_file_stamp(path, 1, step, time, run_id, err, errlen);
+}
+
+int restart_stamp(const char *path, long *step, double *time, char *run_id, char *err,
+                  size_t errlen)
+{
+  return read_file_stamp(path, 0, step, time, run_id, err, errlen);
 }
 
 /* The step of a name restart_<digits>.nc (exactly that form: no .tmp), or -1. */

@@ -33,8 +33,9 @@ int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char 
 int restart_check(const char *path, const efsi_snapshot *s, const efsi_decomp *d, char *err,
                   size_t errlen);
 
-/* Rank 0: the body tracers stored in a restart file (*n = 0 and *tracers = NULL when it has
- * none; free() them).  Nonzero with a message when they cannot be read or one is not a
+/* Rank 0: the body tracers stored in a restart file that restart_read, restart_check or
+ * restart_peek has probed in this process (*n = 0 and *tracers = NULL when it has none;
+ * free() them).  Nonzero with a message when they cannot be read or one is not a
  * possible tracer: an id that is not a whole number >= 0, a kind outside 0..kinds-1, a
  * position outside the box [0, length]. */
 int restart_read_tracers(const char *path, int kinds, const double length[3], long *n,
@@ -45,6 +46,11 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
  * Nonzero with a message on failure, also for a step or time below 0. */
 int restart_peek(const char *path, long *step, double *time, char *run_id, char *err,
                  size_t errlen);
+
+/* restart_peek of a file this process has probed already (restart_check, restart_peek or
+ * restart_latest took it): without a second child process. */
+int restart_stamp(const char *path, long *step, double *time, char *run_id, char *err,
+                  size_t errlen);
 
 /* Rank 0: the newest complete restart file in dir (--restart latest): the restart_N.nc
  * names (not the .tmp of a write that did not finish), newest step first; the first that

@@ -97,15 +97,22 @@ static void name_files(const efsi_history *h, long after, const char *other_than
   if (n > 3 && used < len) snprintf(out + used, len - used, " and %d more", n - 3);
 }
 
-/* Rank 0: may the run continue from restart (step, run_id) in h's folder?  0, or nonzero
- * with the refusal in err.  *later: the folder holds files after step (with discard they
- * are to go aside). */
+/* Rank 0: may the run continue from restart (step, run_id) in h's folder (h: the headers of
+ * the files after step read)?  0, or nonzero with the refusal in err.  *later: the folder
+ * holds files after step (with discard they are to go aside).  The folder's run is the one
+ * run.json names (every start of a run records it) and that of its files after step. */
 static int check_continuation(const efsi_history *h, const char *restart, long step,
                               const char *run_id, int discard, int *later, char *err,
                               size_t errlen)
 {
   char names[512], here[EFSI_PATH_LEN], theirs[EFSI_PATH_LEN];
-  /* files of another run */
+  const char *folder_run = h->recorded && h->record.run_id[0] ? h->record.run_id : "";
+  if (run_id[0] && folder_run[0] && strcmp(folder_run, run_id) != 0) {
+    snprintf(err, errlen, "%.900s belongs to run %s, but %.900s holds the history of run %s "
+             "(run.json): one folder holds one run's history; continue it in its own folder "
+             "or in a new one (-o NEWDIR)", restart, run_id, h->dir, folder_run);
+    return 1;
+  }
   for (int k = 0; run_id[0] && k < h->nfiles; k++) {
     const efsi_history_file *f = &h->file[k];
     if (!f->run_id[0] || strcmp(f->run_id, run_id) == 0) continue;
@@ -119,15 +126,16 @@ static int check_continuation(const efsi_history *h, const char *restart, long s
   if (!realpath(h->dir, here)) here[0] = '\0';
   const int inside = here[0] && strcmp(here, theirs) == 0;
   if (!inside && h->output) {
-    long reach = h->diagnostics_last, named = 0;
+    long reach = h->diagnostics_last;
+    int named = folder_run[0] != '\0';
     for (int k = 0; k < h->nfiles; k++) {
       if (h->file[k].step > reach) reach = h->file[k].step;
-      named += h->file[k].run_id[0] != '\0';
+      named |= h->file[k].run_id[0] != '\0';
     }
     if (!named || !run_id[0]) {
       snprintf(err, errlen, "%.900s holds efsi output that does not name the run of %.900s "
-               "(no restart or fields file of its run there): it cannot be shown to be one "
-               "history; continue in a new folder (-o NEWDIR)", h->dir, restart);
+               "(no run.json, nor a file of its run after its step): it cannot be shown to be "
+               "one history; continue in a new folder (-o NEWDIR)", h->dir, restart);
       return 1;
     }
     if (reach < step) {
@@ -147,17 +155,15 @@ static int check_continuation(const efsi_history *h, const char *restart, long s
   *later |= h->temporaries > 0;   /* a .tmp after the step goes too (history_move_aside) */
   if (!newer_restart || discard) return 0;
   name_files(h, step, NULL, names, sizeof names);
-  {
-    char rows[64] = "";
-    if (h->diagnostics_last > step)
-      snprintf(rows, sizeof rows, "; diagnostics.csv to step %ld", h->diagnostics_last);
-    snprintf(err, errlen, "%.900s is at step %ld, but %.900s holds a later part of its history "
-             "(%s%s): continuing from step %ld would mix two histories; add --discard-newer to "
-             "move the later files to %.900s/discarded-after-%08ld/ and cut diagnostics.csv "
-             "and bodies.csv after step %ld, or continue in a new folder (-o NEWDIR)", restart,
-             step, h->dir, names, rows, step, h->dir, step, step);
-    return 1;
-  }
+  char rows[64] = "";
+  if (h->diagnostics_last > step)
+    snprintf(rows, sizeof rows, "; diagnostics.csv to step %ld", h->diagnostics_last);
+  snprintf(err, errlen, "%.900s is at step %ld, but %.900s holds a later part of its history "
+           "(%s%s): continuing from step %ld would mix two histories; add --discard-newer to "
+           "move the later files to %.900s/discarded-after-%08ld/ and cut diagnostics.csv "
+           "and bodies.csv after step %ld, or continue in a new folder (-o NEWDIR)", restart,
+           step, h->dir, names, rows, step, h->dir, step, step);
+  return 1;
 }
 
 /* Rank 0: the restart file of --restart FILE, latest or latest-or-new into p->restart
@@ -211,7 +217,8 @@ static int decide(const efsi_config *c, const efsi_cli *cli, double dt, efsi_out
   double time = 0;
   char run_id[SNAPSHOT_RUN_ID_LEN] = "";
   if (p->restart[0]) {
-    if (restart_peek(p->restart, &step, &time, run_id, err, errlen)) return 2;
+    /* probed by restart_latest or state_check_restart already */
+    if (restart_stamp(p->restart, &step, &time, run_id, err, errlen)) return 2;
     if (history_finished(c, step, time, dt)) {
       char why[128];
       history_end_reason(c, step, time, dt, why, sizeof why);
@@ -221,7 +228,7 @@ static int decide(const efsi_config *c, const efsi_cli *cli, double dt, efsi_out
     }
     efsi_history h;
     int later = 0;
-    if (history_scan(&h, p->dir, err, errlen)) return 2;
+    if (history_scan(&h, p->dir, step, err, errlen)) return 2;
     const int refused = check_continuation(&h, p->restart, step, run_id, cli->discard_newer,
                                            &later, err, errlen);
     history_free(&h);
@@ -274,7 +281,7 @@ int history_begin(const efsi_config *c, const efsi_output_plan *p, long step, do
     efsi_history h;
     char aside[EFSI_PATH_LEN + 64], names[512];
     int moved = 0;
-    if (history_scan(&h, p->dir, err, errlen)) return 1;
+    if (history_scan(&h, p->dir, LONG_MAX, err, errlen)) return 1;
     name_files(&h, p->discard_after, NULL, names, sizeof names);
     const int failed = history_move_aside(&h, p->discard_after, aside, sizeof aside, &moved,
                                           err, errlen);
@@ -354,15 +361,16 @@ int history_status(const char *dir, const efsi_config *c, double dt, FILE *out, 
                    size_t errlen)
 {
   efsi_history h;
-  if (history_scan(&h, dir, err, errlen)) return EFSI_EXIT_INPUT;
-  efsi_run_record r;
-  const int recorded = history_record_read(dir, &r) == 0;
+  if (history_scan(&h, dir, -1, err, errlen)) return EFSI_EXIT_INPUT;
+  const efsi_run_record r = h.record;
+  const int recorded = h.recorded;
   /* the identities found, and where the run is: the newest restart file, else the
    * furthest the files and the table reach */
   char ids[4][SNAPSHOT_RUN_ID_LEN];
   int nids = 0;
+  if (recorded && r.run_id[0]) snprintf(ids[nids++], sizeof ids[0], "%s", r.run_id);
   long last_step = h.diagnostics_last;
-  double last_time = h.diagnostics_rows > 0 ? h.diagnostics_last_time : NAN;
+  double last_time = h.diagnostics_last >= 0 ? h.diagnostics_last_time : NAN;
   for (int k = 0; k < h.nfiles; k++) {
     const efsi_history_file *f = &h.file[k];
     int known = !f->run_id[0];
@@ -396,7 +404,7 @@ int history_status(const char *dir, const efsi_config *c, double dt, FILE *out, 
   fprintf(out, ",\n  \"exists\": %s,\n  \"efsi_output\": %s,\n  \"next\": \"%s\",\n",
           h.exists ? "true" : "false", h.output ? "true" : "false", next);
   fputs("  \"run_id\": ", out);
-  history_json_text(out, nids == 1 ? ids[0] : recorded && nids == 0 && r.run_id[0] ? r.run_id : NULL);
+  history_json_text(out, nids == 1 ? ids[0] : NULL);
   fputs(",\n  \"run_ids\": [", out);
   for (int m = 0; m < nids; m++) {
     fputs(m ? ", " : "", out);
@@ -473,11 +481,11 @@ int history_status(const char *dir, const efsi_config *c, double dt, FILE *out, 
       history_json_text(out, h.file[k].problem);
       fputc('}', out);
     }
-  fputs("], \"diagnostics_rows\": ", out);
-  if (h.diagnostics_rows >= 0) fprintf(out, "%ld", h.diagnostics_rows);
+  fputs("], \"diagnostics_last_step\": ", out);
+  if (h.diagnostics) fprintf(out, "%ld", h.diagnostics_last);
   else fputs("null", out);
-  fputs(", \"bodies_rows\": ", out);
-  if (h.bodies_rows >= 0) fprintf(out, "%ld", h.bodies_rows);
+  fputs(", \"bodies_last_step\": ", out);
+  if (h.bodies) fprintf(out, "%ld", h.bodies_last);
   else fputs("null", out);
   fprintf(out, ", \"temporaries\": %d}\n}\n", h.temporaries);
   history_free(&h);

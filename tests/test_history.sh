@@ -86,7 +86,7 @@ e1 -o "$tmp/b1" --restart "$tmp/b2/restart_00000050.nc" "$tmp/f.ini" > "$tmp/log
 status=$?
 id1=$(json "$tmp/b1/run.json" 's["run_id"]')
 id2=$(json "$tmp/b2/run.json" 's["run_id"]')
-[ $status -eq 2 ] && grep -q "belongs to run $id2, but $tmp/b1 holds files of run $id1" "$tmp/err" &&
+[ $status -eq 2 ] && grep -q "belongs to run $id2, but $tmp/b1 holds the history of run $id1 (run.json)" "$tmp/err" &&
   cmp -s "$tmp/b1-rows" "$tmp/b1/diagnostics.csv" || fail "(b) another run's folder: status $status, $(cat "$tmp/err")"
 ok "(b) refused: $(grep 'efsi: error' "$tmp/err" | cut -c1-110)..."
 mkdir "$tmp/b3" && cp "$tmp/b1/diagnostics.csv" "$tmp/b3/"
@@ -98,7 +98,7 @@ e1 -o "$tmp/branch" --restart "$tmp/b2/restart_00000050.nc" "$tmp/f.ini" > /dev/
 # a foreign restart file dropped into a folder: --restart latest refuses it
 cp "$tmp/b2/restart_00000060.nc" "$tmp/b1/restart_00000060.nc"
 e1 -o "$tmp/b1" --restart latest "$tmp/f.ini" > /dev/null 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q "belongs to run $id2, but $tmp/b1 holds files of run $id1" "$tmp/err" ||
+[ $? -eq 2 ] && grep -q "belongs to run $id2, but $tmp/b1 holds the history of run $id1" "$tmp/err" ||
   fail "(b) --restart latest took a foreign file: $(cat "$tmp/err")"
 ok "(b) table-only folder refused; a branch carries its run; --restart latest never takes a foreign file"
 
@@ -108,7 +108,7 @@ e1 --status "$tmp/b1" "$tmp/f.ini" > "$tmp/status.json" 2> "$tmp/err" || fail "-
   fail "--status of a mixed folder: $(cat "$tmp/status.json")"
 rm "$tmp/b1/restart_00000060.nc"
 e1 --status "$tmp/b1" "$tmp/f.ini" > "$tmp/status.json" || fail "--status"
-[ "$(json "$tmp/status.json" '(s["next"], s["run_id"] == "'"$id1"'", s["restart"]["step"], s["finished"], s["last_run"]["exit_status"], s["files"]["diagnostics_rows"])')" = "('continue', True, 20, False, 0, 3)" ] ||
+[ "$(json "$tmp/status.json" '(s["next"], s["run_id"] == "'"$id1"'", s["restart"]["step"], s["finished"], s["last_run"]["exit_status"], s["files"]["diagnostics_last_step"])')" = "('continue', True, 20, False, 0, 20)" ] ||
   fail "--status of a run to go on: $(cat "$tmp/status.json")"
 e1 --status "$tmp/b1" --steps 20 "$tmp/f.ini" > "$tmp/status.json" || fail "--status --steps"
 [ "$(json "$tmp/status.json" '(s["next"], s["finished"], s["end"]["reached"], s["last_run"]["meaning"])')" = "('finished', True, 'time.steps = 20 reached', 'the run reached time.steps or time.end_time')" ] ||
