@@ -1,13 +1,14 @@
-/* Opening the output directory's CSV tables, continued after a restart (see csv.h). */
+/* The output directory's CSV tables (see csv.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "base/limits.h"
 #include "io/csv.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+
+#include "base/errors.h"
 
 /* The number in column `column` of a row; nonzero when there is none. */
 static int column_long(const char *line, int column, long *value)
@@ -19,7 +20,7 @@ static int column_long(const char *line, int column, long *value)
   }
   char *end;
   *value = strtol(line, &end, 10);
-  return end == line || *end != ',';
+  return end == line || (*end != ',' && *end != '\n' && *end != '\0');
 }
 
 /* Copy the header and the whole rows with step <= restart_step from in to out. */
@@ -67,7 +68,7 @@ static int csv_trim(const char *path, const char *header, int step_column, long 
     snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
     return 1;
   }
-  char temp[EFSI_PATH_LEN + 8];
+  char temp[EFSI_PATH_LEN + 40];
   snprintf(temp, sizeof temp, "%s.tmp", path);
   FILE *out = fopen(temp, "w");
   if (!out) {
@@ -89,10 +90,16 @@ static int csv_trim(const char *path, const char *header, int step_column, long 
   return failed;
 }
 
-int csv_open(const char *path, const char *header, int step_column, long restart_step,
-             FILE **file, char *err, size_t errlen)
+int csv_open(efsi_csv *t, const char *dir, const char *name, const char *header,
+             int step_column, long restart_step, char *err, size_t errlen)
 {
-  *file = NULL;
+  t->file = NULL;
+  const int n = snprintf(t->path, sizeof t->path, "%s/%s", dir, name);
+  if (n < 0 || (size_t)n >= sizeof t->path) {
+    snprintf(err, errlen, "output directory name too long: %s", dir);
+    return 1;
+  }
+  const char *path = t->path;
   if (restart_step >= 0 && csv_trim(path, header, step_column, restart_step, err, errlen))
     return 1;
   /* After a trim the file exists with its header; otherwise start it. */
@@ -104,6 +111,53 @@ int csv_open(const char *path, const char *header, int step_column, long restart
     if (f) fclose(f);
     return 1;
   }
-  *file = f;
+  t->file = f;
   return 0;
+}
+
+void csv_row_done(efsi_csv *t, int printed)
+{
+  if (printed < 0 || fflush(t->file) != 0)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", t->path, strerror(errno));
+}
+
+void csv_close(efsi_csv *t)
+{
+  if (t->file && fclose(t->file) != 0)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", t->path, strerror(errno));
+  t->file = NULL;
+}
+
+long csv_last_step(const char *path, int step_column, double *time)
+{
+  enum { TAIL = 65536 };
+  *time = 0;
+  FILE *in = fopen(path, "rb");
+  if (!in) return -1;
+  char *buf = efsi_malloc(TAIL + 1, "the end of a table");
+  long last = -1;
+  if (fseek(in, 0, SEEK_END) == 0) {
+    const long size = ftell(in);
+    const long from = size > TAIL ? size - TAIL : 0;
+    const size_t n = fseek(in, from, SEEK_SET) == 0 ? fread(buf, 1, TAIL, in) : 0;
+    buf[n] = '\0';
+    /* the whole lines, last first: the first whose step reads (the header's does not) */
+    char *end = strrchr(buf, '\n');
+    while (end && last < 0) {
+      *end = '\0';
+      char *line = strrchr(buf, '\n');
+      line = line ? line + 1 : (from == 0 ? buf : NULL);
+      if (!line) break;   /* the first line of the tail may be cut */
+      if (column_long(line, step_column, &last)) last = -1;
+      else {
+        const char *next = line;
+        for (int c = 0; c <= step_column && next; c++) next = strchr(next, ',') ? strchr(next, ',') + 1 : NULL;
+        *time = next ? strtod(next, NULL) : 0;
+      }
+      end = line > buf ? line - 1 : NULL;
+    }
+  }
+  free(buf);
+  fclose(in);
+  return last;
 }

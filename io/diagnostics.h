@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/limits.h"
+#include "io/csv.h"
 
 /* The shape of each material from the moments of its volume fraction: the centroid and
  * the second moments about it per volume, M_ab = int phi (x_a - c_a)(x_b - c_b) / int phi. */
@@ -39,22 +40,33 @@ extern const char *const diagnostics_shape_columns[SHAPE_COUNT];
 extern const char diagnostics_header[];
 extern const char diagnostics_lumen_header[];
 
-/* Rank 0, before diagnostics_open: the case's materials, one volume_<name> column each and
- * the shape columns of each (none unless called); with a material named wall (the
- * vessel's) the lumen columns before them. */
-void diagnostics_materials(int nmat, const char names[][EFSI_MATERIAL_NAME]);
+/* The table of one output directory: its columns and its open file. */
+typedef struct {
+  efsi_csv csv;
+  int n_materials, lumen;
+  /* the fixed columns, the lumen's, then volume_<material> for each material, then the
+   * shape columns of each material */
+  char header[256 + EFSI_MAX_MATERIALS * (1 + SHAPE_COUNT) * (EFSI_MATERIAL_NAME + 13)];
+} efsi_diagnostics_table;
+
+/* The columns of a case with nmat materials (names): one volume_<name> column each and the
+ * shape columns of each; with a material named wall (the vessel's) the lumen columns before
+ * them.  The table is closed. */
+void diagnostics_table(efsi_diagnostics_table *t, int nmat,
+                       const char names[][EFSI_MATERIAL_NAME]);
 
 /* Rank 0 only.  Opens dir/diagnostics.csv: a new file with the header row, or, when
  * restart_step >= 0 and the file exists, the same file keeping only the rows with
  * step <= restart_step (rewritten through a temporary file) and appending after them.
  * Returns nonzero with a one-line message naming the file on failure. */
-int diagnostics_open(const char *dir, long restart_step, char *err, size_t errlen);
+int diagnostics_open(efsi_diagnostics_table *t, const char *dir, long restart_step,
+                     char *err, size_t errlen);
 
 /* Rank 0 only.  Appends one row and flushes it; an I/O error stops the run, naming the
  * file. */
-void diagnostics_write(const efsi_diagnostics *row);
+void diagnostics_write(efsi_diagnostics_table *t, const efsi_diagnostics *row);
 
 /* Rank 0 only. */
-void diagnostics_close(void);
+void diagnostics_close(efsi_diagnostics_table *t);
 
 #endif

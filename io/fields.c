@@ -39,7 +39,7 @@ void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d
   const efsi_grid *g = s->grid;
   efsi_ncfile f;
   int dim[3], axis_id[3], id[SNAPSHOT_MAX_FIELDS];
-  ncfile_create(&f, path, d, g, dim, s->nfields);
+  ncfile_create(&f, path, d, g, dim, s->nfields, &s->time);
   for (int dir = 0; dir < 3; dir++) axis_id[dir] = define_axis(&f, dim, dir);
   for (int n = 0; n < s->nfields; n++)
     id[n] = ncfile_define(&f, s->field[n].name, 3, dim, s->field[n].units,
@@ -53,13 +53,16 @@ void fields_write(const char *path, const efsi_snapshot *s, const efsi_decomp *d
     NCFILE_CHECK(&f, nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
     put_text(f.ncid, "time_units", "us");
+    if (s->run_id[0]) put_text(f.ncid, "run_id", s->run_id);
+    /* what a picture needs to know of the box: which sides are walls */
+    put_text(f.ncid, "boundary_y", d->periodic[1] ? "periodic" : "wall");
+    put_text(f.ncid, "boundary_z", d->periodic[2] ? "periodic" : "wall");
   }
   ncfile_enddef(&f);
 
   for (int dir = 0; dir < 3; dir++) {
     const int n = g->global_n[dir];
-    double *centre = malloc((size_t)n * sizeof *centre);
-    if (!centre) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory writing %s", path);
+    double *centre = efsi_malloc((size_t)n * sizeof *centre, "a coordinate axis");
     for (int i = 0; i < n; i++) centre[i] = (i + 0.5) * g->h[dir];
     ncfile_put_axis(&f, axis_id[dir], (size_t)n, centre);
     free(centre);

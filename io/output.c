@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/errors.h"
+#include "io/debug.h"
 #include "io/nc_check.h"
 #ifdef HAVE_NETCDF_PAR
 #include <netcdf_par.h>
@@ -49,11 +50,10 @@ static int make_directories(const char *dir, char *err, size_t errlen)
   return 0;
 }
 
-/* Names efsi writes: diagnostics.csv, bodies.csv, fields_*.nc and restart_*.nc, and their
- * temporary names (a run that died mid-write is a previous run too). */
-static int is_efsi_output(const char *name)
+int output_is_efsi_file(const char *name)
 {
   return strncmp(name, "diagnostics.csv", 15) == 0 || strncmp(name, "bodies.csv", 10) == 0
+      || strncmp(name, "run.json", 8) == 0
       || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0)
           && strstr(name, ".nc") != NULL);
 }
@@ -78,7 +78,7 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
   }
   int found = 0;
   for (struct dirent *e = readdir(listing); e && !found; e = readdir(listing))
-    found = is_efsi_output(e->d_name);
+    found = output_is_efsi_file(e->d_name);
   closedir(listing);
   if (found) {
     snprintf(err, errlen, "output directory %s already holds efsi output; choose another -o "
@@ -128,13 +128,6 @@ static void unpack_block(const efsi_grid *g, const double *restrict block, doubl
     }
 }
 
-static void *checked_malloc(size_t bytes)
-{
-  void *p = malloc(bytes ? bytes : 1);
-  if (!p) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory (%zu bytes for NetCDF output)", bytes);
-  return p;
-}
-
 /* Buffers: every rank its block; rank 0 of a serial build a plane, a piece, and where
  * every rank's block lies. */
 static void ncfile_buffers(efsi_ncfile *f, const char *path, const efsi_decomp *d,
@@ -143,10 +136,11 @@ static void ncfile_buffers(efsi_ncfile *f, const char *path, const efsi_decomp *
   f->d = d;
   f->g = g;
   f->ncid = -1;
+  f->time_dim = f->time_var = -1;
   if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path
       || snprintf(f->temp, sizeof f->temp, "%s.tmp", path) >= (int)sizeof f->temp)
     efsi_abort(EFSI_EXIT_RUNTIME, "file name too long: %s", path);
-  f->block = checked_malloc(grid_cells(g) * sizeof(double));
+  f->block = efsi_malloc(grid_cells(g) * sizeof(double), "a NetCDF block");
   f->plane = f->piece = NULL;
   f->blocks = NULL;
 #ifdef HAVE_NETCDF_PAR
@@ -155,9 +149,9 @@ static void ncfile_buffers(efsi_ncfile *f, const char *path, const efsi_decomp *
   f->holds_file = d->rank == 0;
   int mine[6] = {g->offset[0], g->offset[1], g->offset[2], g->n[0], g->n[1], g->n[2]};
   if (d->rank == 0) {
-    f->blocks = checked_malloc((size_t)d->size * sizeof *f->blocks);
-    f->plane = checked_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double));
-    f->piece = checked_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double));
+    f->blocks = efsi_malloc((size_t)d->size * sizeof *f->blocks, "the NetCDF blocks");
+    f->plane = efsi_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double), "a NetCDF plane");
+    f->piece = efsi_malloc((size_t)g->global_n[0] * g->global_n[1] * sizeof(double), "a NetCDF plane");
   }
   MPI_CHECK(MPI_Gather(mine, 6, MPI_INT, f->blocks, 6, MPI_INT, 0, d->comm));
 #endif
@@ -184,15 +178,16 @@ void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
              reason ? strerror(reason) : "", call);
 }
 
-/* Tests only (docs/building.md, "Testing faults"): EFSI_TEST_STALL_WRITE=NAME[:SECONDS]
- * makes the writers of the files whose names start with NAME (restart_00000020.nc, or
- * restart for every restart file) pause for SECONDS (default 600) after the first variable,
- * so that a test can signal or kill the run in the middle of a write.  Returns the seconds,
- * 0 when the file is not named. */
+/* The debug setting stall_write=NAME[:SECONDS] (io/debug.h; docs/building.md, "Testing
+ * faults") makes the writers of the files whose names start with NAME (restart_00000020.nc,
+ * or restart for every restart file) pause for SECONDS (default 600) after the first
+ * variable, so that a test can signal or kill the run in the middle of a write.  Returns
+ * the seconds, 0 when the file is not named. */
 static int stall_requested(const char *path)
 {
-  const char *asked = getenv("EFSI_TEST_STALL_WRITE"), *base = strrchr(path, '/');
-  if (!asked || !*asked) return 0;
+  char asked[256];
+  const char *base = strrchr(path, '/');
+  if (debug_setting("stall_write", asked, sizeof asked) || !asked[0]) return 0;
   base = base ? base + 1 : path;
   const char *colon = strchr(asked, ':');
   const size_t len = colon ? (size_t)(colon - asked) : strlen(asked);
@@ -200,6 +195,11 @@ static int stall_requested(const char *path)
   const int seconds = colon ? atoi(colon + 1) : 600;
   return seconds > 0 ? seconds : 0;
 }
+
+/* What a NetCDF-4 file holds besides its values: the HDF5 superblock, the coordinate
+ * variables, the attributes (about 1.1 KiB per variable measured on a 12-variable fields
+ * file of 8 x 6 x 4 cells: 35 544 bytes for 18 624 of values), with room to spare. */
+enum { NCFILE_HEADER_BYTES = 16384, NCFILE_VARIABLE_BYTES = 2048 };
 
 /* Rank 0: is there room for bytes more in the folder of path (free space for this user,
  * the process's file-size limit)?  0, or an errno-like reason with the figures in why. */
@@ -227,16 +227,17 @@ static int room_for(const char *path, double bytes, char *why, size_t len)
 }
 
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3], int nvars)
+                   const efsi_grid *g, int dim[3], int nvars, const double *time)
 {
   ncfile_buffers(f, path, d, g);
   f->stall = stall_requested(path);
+  f->time = time ? *time : 0.0;
   dim[0] = dim[1] = dim[2] = -1;
   /* A full disk found by parallel HDF5 in the middle of a collective write can leave the
    * ranks waiting for each other; look for the room first, so that the common case stops
    * cleanly before anything is written. */
   const double bytes = (double)nvars * 8.0 * g->global_n[0] * (double)g->global_n[1]
-                     * g->global_n[2] + 262144.0;
+                     * g->global_n[2] + NCFILE_HEADER_BYTES + NCFILE_VARIABLE_BYTES * nvars;
   char why[EFSI_PATH_LEN + 128] = "";
   int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
   MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
@@ -253,9 +254,15 @@ void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
   /* Every value is written, so HDF5 need not pre-fill. */
   NCFILE_CHECK(f, nc_set_fill(f->ncid, NC_NOFILL, NULL));
   /* CF order: the slowest index first. */
+  if (time) NCFILE_CHECK(f, nc_def_dim(f->ncid, "time", 1, &f->time_dim));
   NCFILE_CHECK(f, nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
   NCFILE_CHECK(f, nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
   NCFILE_CHECK(f, nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
+  if (!time) return;
+  /* units "us", not "microseconds": xarray keeps it a number (the run's time in us) */
+  f->time_var = ncfile_define(f, "time", 1, &f->time_dim, "us", "simulated time");
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, f->time_var, "standard_name", 4, "time"));
+  NCFILE_CHECK(f, nc_put_att_text(f->ncid, f->time_var, "axis", 1, "T"));
 }
 
 int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
@@ -263,6 +270,13 @@ int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
 {
   int id = -1;
   if (!f->holds_file) return id;
+  int series[4];   /* a 3-D variable of a file with a time axis: (time, z, y, x) */
+  if (ndims == 3 && f->time_dim >= 0) {
+    series[0] = f->time_dim;
+    memcpy(series + 1, dims, 3 * sizeof *dims);
+    dims = series;
+    ndims = 4;
+  }
   NCFILE_CHECK(f, nc_def_var(f->ncid, name, NC_DOUBLE, ndims, dims, &id));
   NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "units", strlen(units), units));
   NCFILE_CHECK(f, nc_put_att_text(f->ncid, id, "long_name", strlen(long_name), long_name));
@@ -275,6 +289,7 @@ int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
 void ncfile_enddef(efsi_ncfile *f)
 {
   if (f->holds_file) NCFILE_CHECK(f, nc_enddef(f->ncid));
+  if (f->time_dim >= 0) ncfile_put_axis(f, f->time_var, 1, &f->time);
 }
 
 #ifndef HAVE_NETCDF_PAR
@@ -305,9 +320,14 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
 {
   const efsi_grid *g = f->g;
   pack_block(g, field, centre_dir, f->block);
+  /* (time, z, y, x) with a time axis: the one time first */
+  const int t = f->time_dim >= 0;
+  size_t start[4] = {0, 0, 0, 0}, count[4] = {1, 1, 1, 1};
 #ifdef HAVE_NETCDF_PAR
-  size_t start[3] = {(size_t)g->offset[2], (size_t)g->offset[1], (size_t)g->offset[0]};
-  size_t count[3] = {(size_t)g->n[2], (size_t)g->n[1], (size_t)g->n[0]};
+  for (int e = 0; e < 3; e++) {
+    start[t + e] = (size_t)g->offset[2 - e];
+    count[t + e] = (size_t)g->n[2 - e];
+  }
   NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->block));
 #else
   const size_t row_plane = (size_t)g->n[0] * g->n[1];
@@ -324,8 +344,9 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
           plane_piece(f->plane, g->global_n[0], b, f->piece, 1);
         }
       }
-      size_t start[3] = {(size_t)kg, 0, 0};
-      size_t count[3] = {1, (size_t)g->global_n[1], (size_t)g->global_n[0]};
+      start[t] = (size_t)kg;
+      count[t + 1] = (size_t)g->global_n[1];
+      count[t + 2] = (size_t)g->global_n[0];
       NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, f->plane));
     } else if (kg >= g->offset[2] && kg < g->offset[2] + g->n[2]) {
       MPI_CHECK(MPI_Send(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
@@ -378,36 +399,6 @@ void ncfile_commit(efsi_ncfile *f)
 
 /* ---- reading ----------------------------------------------------------------------- */
 
-/* The verdict of one probe of a file (path, inode, size, time): the readers of a file
- * probe it once. */
-static struct {
-  char path[EFSI_PATH_LEN];
-  struct stat st;
-  unsigned long long head;   /* a hash of the first 64 KiB: a file rewritten in place */
-  int failed;
-  char message[1024];
-} probed;
-
-/* FNV-1a of the first 64 KiB of path (0 when it cannot be read). */
-static unsigned long long head_hash(const char *path)
-{
-  unsigned char buf[65536];
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  const size_t n = fread(buf, 1, sizeof buf, f);
-  fclose(f);
-  unsigned long long h = 1469598103934665603ULL;
-  for (size_t k = 0; k < n; k++) h = (h ^ buf[k]) * 1099511628211ULL;
-  return h;
-}
-
-static int same_file(const char *path, const struct stat *st, unsigned long long head)
-{
-  return strcmp(probed.path, path) == 0 && st->st_ino == probed.st.st_ino
-      && st->st_size == probed.st.st_size && st->st_mtim.tv_sec == probed.st.st_mtim.tv_sec
-      && st->st_mtim.tv_nsec == probed.st.st_mtim.tv_nsec && head == probed.head;
-}
-
 /* The child process of ncfile_probe: every name, dimension and attribute the readers will
  * ask for; what the library (or a sanitizer) says on its way down is the parent's one line. */
 static void probe_child(const char *path)
@@ -437,13 +428,6 @@ static void probe_child(const char *path)
 
 int ncfile_probe(const char *path, char *err, size_t errlen)
 {
-  struct stat st;
-  const int known = stat(path, &st) == 0 && strlen(path) < sizeof probed.path;
-  const unsigned long long head = known ? head_hash(path) : 0;
-  if (known && same_file(path, &st, head)) {
-    if (probed.failed) snprintf(err, errlen, "%s", probed.message);
-    return probed.failed;
-  }
   fflush(stdout);
   fflush(stderr);
   const pid_t child = fork();
@@ -451,8 +435,9 @@ int ncfile_probe(const char *path, char *err, size_t errlen)
   if (child == 0) probe_child(path);
   /* a damaged file can also send the library into an endless loop: 30 s for what takes
    * milliseconds on a sound file */
-  const char *limit = getenv("EFSI_TEST_PROBE_SECONDS");   /* tests: a shorter wait */
-  const int deadline = limit && atof(limit) > 0 ? (int)(1000 * atof(limit)) : 30000;
+  char limit[32];   /* the debug setting probe_seconds: a shorter wait (the fuzzing) */
+  const double asked = debug_setting("probe_seconds", limit, sizeof limit) ? 0 : atof(limit);
+  const int deadline = asked > 0 ? (int)(1000 * asked) : 30000;
   int status = 0, waited = 0;
   pid_t done = 0;
   while ((done = waitpid(child, &status, WNOHANG)) == 0 && waited < deadline) {
@@ -469,13 +454,6 @@ int ncfile_probe(const char *path, char *err, size_t errlen)
     snprintf(message, sizeof message, "%.900s: a damaged file: the NetCDF library fails on it "
              "(%s %d)", path, WIFSIGNALED(status) ? "signal" : "exit status",
              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-  }
-  if (known) {
-    snprintf(probed.path, sizeof probed.path, "%s", path);
-    probed.st = st;
-    probed.head = head;
-    probed.failed = message[0] != '\0';
-    snprintf(probed.message, sizeof probed.message, "%s", message);
   }
   if (!message[0]) return 0;
   snprintf(err, errlen, "%s", message);

@@ -14,10 +14,15 @@
 #include "base/limits.h"
 
 /* Rank 0 only (the driver broadcasts the result).  Creates dir and its parents when
- * missing.  An existing directory that holds efsi output (diagnostics.csv, fields_*.nc,
- * restart_*.nc) is refused unless restarting; nothing is written into it.  Returns
+ * missing.  An existing directory that holds efsi output (output_is_efsi_file) is refused
+ * unless restarting; nothing is written into it.  Returns
  * nonzero with a one-line message in err on refusal or failure. */
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
+
+/* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, run.json,
+ * fields_*.nc and restart_*.nc, and their temporary names (a run that died mid-write is a
+ * previous run too). */
+int output_is_efsi_file(const char *name);
 
 /* path <- "dir/kind_NNNNNNNN.nc" (step with 8 digits).  Nonzero when it does not fit. */
 int output_path(char *path, size_t len, const char *dir, const char *kind, long step);
@@ -36,7 +41,10 @@ typedef struct {
   double *plane;             /* serial build, rank 0: one global z-plane */
   double *piece;             /* serial build, rank 0: one rank's part of a plane */
   int (*blocks)[6];          /* serial build, rank 0: offset[3], n[3] of every rank */
-  int stall;                 /* tests only: stop in the middle of writing (EFSI_TEST_STALL_WRITE) */
+  int stall;                 /* seconds to stop in the middle of writing (the debug setting
+                                stall_write, io/debug.h); 0 in a run */
+  int time_dim, time_var;    /* the time axis of a file of a series (-1: none) */
+  double time;               /* its one value */
 } efsi_ncfile;
 
 /* A NetCDF call on a file being written failed: remove the temporary file (the previous
@@ -47,18 +55,23 @@ EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
   if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
 
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
- * sizes; ids in dim[0..2] in that order).  The file stays in define mode.  nvars: the 3-D
- * variables it will hold; when the folder has less room (free space, the file-size limit)
- * the run stops as in ncfile_failed before the file is created. */
+ * sizes; ids in dim[0..2] in that order).  With time (a file of a series: fields, averages)
+ * a dimension time of length 1 comes first, with its CF coordinate variable time(time)
+ * (units us, standard_name time, axis T) holding *time, and every 3-D variable defined
+ * later is on (time, z, y, x), so that ParaView and xarray.open_mfdataset see a series at
+ * the run's times.  The file stays in define mode.  nvars: the 3-D variables it will hold;
+ * when the folder has less room (free space, the file-size limit) the run stops as in
+ * ncfile_failed before the file is created. */
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3], int nvars);
+                   const efsi_grid *g, int dim[3], int nvars, const double *time);
 
-/* Where holds_file: a double variable over dims (1 or 3 of them) with units and
- * long_name attributes, collective access with parallel NetCDF.  Returns its id. */
+/* Where holds_file: a double variable over dims (1 or 3 of them; 3 means (time, z, y, x) in
+ * a file with a time axis) with units and long_name attributes, collective access with
+ * parallel NetCDF.  Returns its id. */
 int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
                   const char *units, const char *long_name);
 
-/* Collective: leave define mode. */
+/* Collective: leave define mode (and write the time coordinate, if any). */
 void ncfile_enddef(efsi_ncfile *f);
 
 /* Collective: write the owned cells of field (layout g).  centre_dir < 0 writes the values

@@ -43,7 +43,7 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   const int nfields = s->nfields;
   int id[SNAPSHOT_MAX_FIELDS], dim[3];
   efsi_ncfile f;
-  ncfile_create(&f, path, d, g, dim, nfields);
+  ncfile_create(&f, path, d, g, dim, nfields, NULL);
   for (int n = 0; n < nfields; n++)
     id[n] = ncfile_define(&f, field[n].name, 3, dim, field[n].units, field[n].long_name);
   if (f.holds_file) {
@@ -62,6 +62,8 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
     NCFILE_CHECK(&f, nc_put_att_longlong(f.ncid, NC_GLOBAL, "step", NC_INT64, 1, &step));
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "time", NC_DOUBLE, 1, &s->time));
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
+    if (s->run_id[0])
+      NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, "run_id", strlen(s->run_id), s->run_id));
   }
   /* The tracers (gathered on rank 0) as 1-D variables over the dimension "tracer"; a
    * case without bodies has no such dimension (a zero length would make it unlimited). */
@@ -78,8 +80,8 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
   ncfile_enddef(&f);
   for (int n = 0; n < nfields; n++) ncfile_put(&f, id[n], field[n].data, -1);
   if (ntr > 0) {
-    double *column = d->rank == 0 ? malloc((size_t)ntr * sizeof(double)) : NULL;
-    if (d->rank == 0 && !column) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory writing tracers");
+    double *column = d->rank == 0 ? efsi_malloc((size_t)ntr * sizeof(double), "the tracers")
+                                  : NULL;
     for (int v = 0; v < TRACER_VARIABLES; v++) {
       for (long t = 0; d->rank == 0 && t < ntr; t++)
         column[t] = v == 0 ? (double)tracers[t].id : v == 1 ? (double)tracers[t].kind
@@ -113,7 +115,7 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
   *n = 0;
   *tracers = NULL;
   int ncid, dim;
-  if (ncfile_probe(path, err, errlen)) return 1;
+  /* the caller's restart_read or restart_peek has probed the file (restart.h) */
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
   if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
     nc_close(ncid);
@@ -121,9 +123,9 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
   }
   size_t len = 0;
   int failed = nc_inq_dimlen(ncid, dim, &len) != NC_NOERR || len > RESTART_MAX_TRACERS;
-  efsi_tracer *t = failed ? NULL : calloc(len > 0 ? len : 1, sizeof *t);
-  double *column = failed ? NULL : malloc((len > 0 ? len : 1) * TRACER_VARIABLES * sizeof(double));
-  if (!failed && (!t || !column)) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
+  efsi_tracer *t = failed ? NULL : efsi_calloc(len > 0 ? len : 1, sizeof *t, "the tracers");
+  double *column = failed ? NULL : efsi_malloc((len > 0 ? len : 1) * TRACER_VARIABLES
+                                               * sizeof(double), "the tracers");
   for (int v = 0; !failed && v < TRACER_VARIABLES; v++) {
     int varid, ndims = 0, dims[NC_MAX_VAR_DIMS];
     failed = nc_inq_varid(ncid, tracer_name[v], &varid) != NC_NOERR
@@ -167,9 +169,11 @@ static int get_text(int ncid, const char *path, const char *name, char *text, si
   return 0;
 }
 
-/* The format marker, step and time: what every reader checks first. */
+/* The format marker, step and time (a step >= 0, a finite time >= 0: a run's history starts
+ * at 0) and the run identity ("" when the file has none: written before run identities):
+ * what every reader checks first. */
 static int read_stamp(int ncid, const char *path, long long *step, double *time,
-                      char *err, size_t errlen)
+                      char run_id[SNAPSHOT_RUN_ID_LEN], char *err, size_t errlen)
 {
   int format = 0;
   if (nc_get_att_int(ncid, NC_GLOBAL, "efsi_restart_format", &format) != NC_NOERR)
@@ -180,6 +184,14 @@ static int read_stamp(int ncid, const char *path, long long *step, double *time,
                       format, RESTART_FORMAT);
   NC_TRY(nc_get_att_longlong(ncid, NC_GLOBAL, "step", step), path, "attribute step", err, errlen);
   NC_TRY(nc_get_att_double(ncid, NC_GLOBAL, "time", time), path, "attribute time", err, errlen);
+  if (*step < 0 || !isfinite(*time) || *time < 0)
+    return nc_message(err, errlen, "%s: step %lld, time %g: a restart file's step and time are "
+                      "at least 0 (a damaged or edited file)", path, *step, *time);
+  run_id[0] = '\0';
+  size_t n = 0;
+  if (nc_inq_attlen(ncid, NC_GLOBAL, "run_id", &n) == NC_NOERR
+      && get_text(ncid, path, "run_id", run_id, SNAPSHOT_RUN_ID_LEN, err, errlen))
+    return 1;
   return 0;
 }
 
@@ -246,6 +258,7 @@ typedef struct {
   int failed;
   long long step;
   double time, drive_force;
+  char run_id[SNAPSHOT_RUN_ID_LEN];
   char message[MESSAGE_LEN];
 } restart_header;
 
@@ -255,7 +268,7 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
   int ncid;
   if (ncfile_probe(path, h->message, MESSAGE_LEN)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", h->message, MESSAGE_LEN);
-  int failed = read_stamp(ncid, path, &h->step, &h->time, h->message, MESSAGE_LEN)
+  int failed = read_stamp(ncid, path, &h->step, &h->time, h->run_id, h->message, MESSAGE_LEN)
             || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
   if (!failed && nc_get_att_double(ncid, NC_GLOBAL, "drive_force", &h->drive_force) != NC_NOERR)
     failed = nc_message(h->message, MESSAGE_LEN, "%s: attribute drive_force is missing", path);
@@ -296,20 +309,38 @@ int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char 
   s->step = (long)h.step;
   s->time = h.time;
   s->drive_force = h.drive_force;
+  snprintf(s->run_id, sizeof s->run_id, "%s", h.run_id);
   return 0;
 }
 
-int restart_peek(const char *path, long *step, double *time, char *err, size_t errlen)
+/* restart_peek and restart_stamp: the stamp of path, probed first or not. */
+static int read_file_stamp(const char *path, int probe, long *step, double *time,
+                           char *run_id, char *err, size_t errlen)
 {
   int ncid;
   long long stored_step = 0;
+  char id[SNAPSHOT_RUN_ID_LEN] = "";
   *step = -1;
-  if (ncfile_probe(path, err, errlen)) return 1;
+  if (run_id) run_id[0] = '\0';
+  if (probe && ncfile_probe(path, err, errlen)) return 1;
   NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
-  int failed = read_stamp(ncid, path, &stored_step, time, err, errlen);
+  int failed = read_stamp(ncid, path, &stored_step, time, id, err, errlen);
+  if (run_id) snprintf(run_id, SNAPSHOT_RUN_ID_LEN, "%s", id);
   nc_close(ncid);
   *step = (long)stored_step;
   return failed;
+}
+
+int restart_peek(const char *path, long *step, double *time, char *run_id, char *err,
+                 size_t errlen)
+{
+  return read_file_stamp(path, 1, step, time, run_id, err, errlen);
+}
+
+int restart_stamp(const char *path, long *step, double *time, char *run_id, char *err,
+                  size_t errlen)
+{
+  return read_file_stamp(path, 0, step, time, run_id, err, errlen);
 }
 
 /* The step of a name restart_<digits>.nc (exactly that form: no .tmp), or -1. */
@@ -351,9 +382,7 @@ int restart_latest(const char *dir, char *path, size_t len, FILE *warnings, char
     if (step < 0 || strlen(e->d_name) >= sizeof entry->name) continue;
     if (count == capacity) {
       capacity = capacity ? 2 * capacity : 64;
-      restart_entry *grown = realloc(entry, capacity * sizeof *entry);
-      if (!grown) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory listing %s", dir);
-      entry = grown;
+      entry = efsi_realloc(entry, capacity * sizeof *entry, "the restart files");
     }
     entry[count].step = step;
     snprintf(entry[count++].name, sizeof entry->name, "%s", e->d_name);
@@ -366,7 +395,7 @@ int restart_latest(const char *dir, char *path, size_t len, FILE *warnings, char
     snprintf(candidate, sizeof candidate, "%s/%s", dir, entry[k].name);
     long stored = -1;
     double time = 0;
-    int bad = restart_peek(candidate, &stored, &time, why, sizeof why);
+    int bad = restart_peek(candidate, &stored, &time, NULL, why, sizeof why);
     if (!bad && stored != entry[k].step) {
       snprintf(why, sizeof why, "%.400s: holds step %ld, its name says %lld", candidate, stored,
                entry[k].step);

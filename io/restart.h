@@ -22,8 +22,8 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
  * may differ from the writer's).  Checks the global grid size, lengths, boundary types,
  * the material list and every array against s and d; on a mismatch or an unreadable file
  * returns nonzero on every rank with the same one-line message naming the file (exit
- * status 2 is the caller's).  Fills the owned cells of every array and s's step, time and
- * drive_force; halos are not filled (the caller exchanges them). */
+ * status 2 is the caller's).  Fills the owned cells of every array and s's step, time,
+ * drive_force and run_id; halos are not filled (the caller exchanges them). */
 int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen);
 
@@ -33,16 +33,24 @@ int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char 
 int restart_check(const char *path, const efsi_snapshot *s, const efsi_decomp *d, char *err,
                   size_t errlen);
 
-/* Rank 0: the body tracers stored in a restart file (*n = 0 and *tracers = NULL when it has
- * none; free() them).  Nonzero with a message when they cannot be read or one is not a
+/* Rank 0: the body tracers stored in a restart file that restart_read, restart_check or
+ * restart_peek has probed in this process (*n = 0 and *tracers = NULL when it has none;
+ * free() them).  Nonzero with a message when they cannot be read or one is not a
  * possible tracer: an id that is not a whole number >= 0, a kind outside 0..kinds-1, a
  * position outside the box [0, length]. */
 int restart_read_tracers(const char *path, int kinds, const double length[3], long *n,
                          efsi_tracer **tracers, char *err, size_t errlen);
 
-/* Any one rank: step and time stored in a restart file, without reading the fields (the
- * driver needs the step to trim diagnostics.csv).  Nonzero with a message on failure. */
-int restart_peek(const char *path, long *step, double *time, char *err, size_t errlen);
+/* Any one rank: step, time and run identity (run_id: SNAPSHOT_RUN_ID_LEN bytes, "" when the
+ * file has none; NULL: not wanted) stored in a restart file, without reading the fields.
+ * Nonzero with a message on failure, also for a step or time below 0. */
+int restart_peek(const char *path, long *step, double *time, char *run_id, char *err,
+                 size_t errlen);
+
+/* restart_peek of a file this process has probed already (restart_check, restart_peek or
+ * restart_latest took it): without a second child process. */
+int restart_stamp(const char *path, long *step, double *time, char *run_id, char *err,
+                  size_t errlen);
 
 /* Rank 0: the newest complete restart file in dir (--restart latest): the restart_N.nc
  * names (not the .tmp of a write that did not finish), newest step first; the first that

@@ -10,6 +10,10 @@
 /* Velocity, pressure, one volume fraction per material and the six components of B. */
 #define SNAPSHOT_MAX_FIELDS (4 + EFSI_MAX_MATERIALS + 6)
 
+/* Bytes of a run identity with its NUL (docs/output.md, "One history per folder"):
+ * "YYYYMMDD-HHMMSS-xxxxxxxxxxxxxxxx", the UTC time of the fresh start and 64 random bits. */
+#define SNAPSHOT_RUN_ID_LEN 40
+
 typedef struct {
   char name[EFSI_MATERIAL_NAME + 8];   /* the NetCDF variable: "u", "phi_rbc", "bxy" */
   char long_name[128];
@@ -26,6 +30,7 @@ typedef struct {
   double time;
   double drive_force;        /* restart files: the body force of the drive in +x */
   char materials[EFSI_MAX_MATERIALS * EFSI_MATERIAL_NAME];   /* "rbc wall": names, in order */
+  char run_id[SNAPSHOT_RUN_ID_LEN];   /* the history the state belongs to ("": not known) */
   int nfields;
   efsi_named_field field[SNAPSHOT_MAX_FIELDS];
 } efsi_snapshot;

@@ -9,23 +9,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errors.h"
+
 void cli_usage(FILE *out)
 {
   fputs("usage: efsi [options] CASE.ini\n"
         "       mpirun -np N efsi [options] CASE.ini\n"
+        "       efsi --status DIR [CASE.ini]\n"
         "\n"
         "options:\n"
         "  -o DIR                   output directory (default: out/<case.name>)\n"
-        "  --set SECTION.KEY=VALUE  override a key of the case file (repeatable)\n"
+        "  --set SECTION.KEY=VALUE  override a key of the case file (repeatable);\n"
+        "                           --set SECTION.KEY= removes it (its default again)\n"
         "  --steps N                stop at step N (replaces time.steps; N > 0)\n"
         "  --restart FILE           continue from a restart_NNNNNNNN.nc file\n"
         "  --restart latest         continue from the newest restart file in the output\n"
         "                           directory (latest-or-new: start afresh when there is none)\n"
-        "  --check                  validate the case, print the memory estimate and the\n"
-        "                           time-step limits, and exit\n"
+        "  --discard-newer          with --restart FILE older than the folder's newest output:\n"
+        "                           move the later files aside and cut the tables at its step\n"
+        "  --check                  validate the case, print the steps, the estimated wall\n"
+        "                           time, the memory and disk it needs, and exit\n"
         "  --ranks N                with --check: plan a run on N ranks without starting them\n"
         "  --gpus-per-node G        with --ranks: the GPUs of a node, for the halo paths of a\n"
         "                           GPU run (default: the GPUs visible here, or 4)\n"
+        "  --status DIR [CASE.ini]  what the output directory DIR holds, as JSON: its run,\n"
+        "                           how far it got, finished or not, the restart file to go on\n"
         "  -h, --help               print this help and exit\n"
         "  --version                print the version and exit\n"
         "\n"
@@ -144,6 +152,13 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
                                        errlen);
       if (!value) return 1;
       o->overrides[o->n_overrides++] = value;
+    } else if (is_option(arg, "--status", 1)) {
+      if (set_once(&o->status_dir, option_value(argc, argv, &i, "--status", "a directory",
+                                                err, errlen), "--status", "a directory", err,
+                   errlen))
+        return 1;
+    } else if (strcmp(arg, "--discard-newer") == 0) {
+      o->discard_newer = 1;
     } else if (strcmp(arg, "--check") == 0) {
       o->check = 1;
     } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -163,7 +178,17 @@ static int parse_arguments(int argc, char **argv, efsi_cli *o, char *err, size_t
     snprintf(err, errlen, "--gpus-per-node: only with --check --ranks N (a run asks its nodes)");
     return 1;
   }
-  if (!o->case_file && !o->help && !o->version) {
+  if (o->discard_newer && !o->restart_file) {
+    snprintf(err, errlen, "--discard-newer: only with --restart (it discards what the output "
+             "directory holds after the restart file's step)");
+    return 1;
+  }
+  if (o->status_dir && (o->check || o->restart_file || o->output_dir)) {
+    snprintf(err, errlen, "--status DIR: alone, or with the case file whose end it compares "
+             "with (efsi --status DIR [CASE.ini])");
+    return 1;
+  }
+  if (!o->case_file && !o->help && !o->version && !o->status_dir) {
     snprintf(err, errlen, "missing case file (usage: efsi [options] CASE.ini)");
     return 1;
   }
@@ -193,22 +218,21 @@ int read_text_file(const char *path, char **text, char *err, size_t errlen)
     snprintf(err, errlen, "cannot open \"%s\": %s", path, strerror(errno));
     return 1;
   }
+  /* a limit, so that /dev/zero or a wrong file of gigabytes is refused, not read */
   size_t size = 0, capacity = 4096;
-  char *buf = malloc(capacity);
-  while (buf) {
+  char *buf = efsi_malloc(capacity, "the case file");
+  for (;;) {
     size += fread(buf + size, 1, capacity - 1 - size, f);
-    if (size < capacity - 1) break;
-    char *grown = realloc(buf, 2 * capacity);
-    if (!grown) free(buf);
-    buf = grown;
+    if (size < capacity - 1 || size > (size_t)CLI_MAX_CASE_BYTES) break;
+    buf = efsi_realloc(buf, 2 * capacity, "the case file");
     capacity *= 2;
   }
-  int failed = !buf || ferror(f);
-  int reason = errno;
+  const int failed = ferror(f), reason = errno;
   fclose(f);
-  if (failed) {
-    snprintf(err, errlen, "cannot read \"%s\": %s", path, buf ? strerror(reason)
-                                                             : "out of memory");
+  if (failed || size > (size_t)CLI_MAX_CASE_BYTES) {
+    if (failed) snprintf(err, errlen, "cannot read \"%s\": %s", path, strerror(reason));
+    else snprintf(err, errlen, "\"%s\" is larger than %ld KiB, the most a case file may hold "
+                  "(not a case file?)", path, CLI_MAX_CASE_BYTES / 1024);
     free(buf);
     return 1;
   }

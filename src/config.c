@@ -17,9 +17,10 @@
 
 #include "src/config_check.h"
 #include "src/config_keys.h"
+#include "base/errors.h"
 
 
-enum { N_KEYS = 128, MAX_TOKENS = EFSI_MAX_MATERIALS };   /* N_KEYS >= config_key_count */
+enum { N_KEYS = CONFIG_MAX_KEYS, MAX_TOKENS = EFSI_MAX_MATERIALS };
 
 /* Where each key got its value, for messages about keys checked together. */
 typedef struct {
@@ -39,13 +40,6 @@ struct parse_state {
   char *err;
   size_t errlen;
 };
-
-/* Where every key came from in the last successful config_parse, for the checks made
- * later from the struct alone (config_where). */
-static struct {
-  char file[EFSI_PATH_LEN];
-  char where[N_KEYS][EFSI_PATH_LEN + 32];
-} last_parse;
 
 static void format_where(const parse_state *s, const origin *o, char *out, size_t len)
 {
@@ -286,6 +280,46 @@ static void list_known(const char *section, char *out, size_t len)
   }
 }
 
+/* Bytes of the field of key k in efsi_config. */
+static size_t field_size(const key_spec *k)
+{
+  switch (k->kind) {
+  case KIND_NAME: return EFSI_NAME_LEN;
+  case KIND_PATH: return EFSI_PATH_LEN;
+  case KIND_INTS: case KIND_WORD: case KIND_BOOL: return (size_t)k->count * sizeof(int);
+  case KIND_DOUBLES: case KIND_DT: case KIND_DURATION: case KIND_LIST:
+    return (size_t)k->count * sizeof(double);
+  case KIND_LONG: return sizeof(long);
+  case KIND_SEED: return sizeof(unsigned long);
+  }
+  return 0;
+}
+
+/* case.name's default: the file's base name without ".ini". */
+static void default_name(efsi_config *c, const char *file)
+{
+  const char *base = strrchr(file, '/');
+  base = base ? base + 1 : file;
+  size_t n = strlen(base);
+  if (n > 4 && strcmp(base + n - 4, ".ini") == 0) n -= 4;
+  if (n > 0 && n < sizeof c->name) snprintf(c->name, sizeof c->name, "%.*s", (int)n, base);
+}
+
+/* --set section.key= : key k takes its default again and counts as not given. */
+static void remove_key(parse_state *s, int k)
+{
+  efsi_config *defaults = efsi_malloc(sizeof *defaults, "the defaults of the case file");
+  config_defaults(defaults);
+  default_name(defaults, s->c->file);
+  const key_spec *spec = &config_keys[k];
+  memcpy((char *)s->c + spec->offset, (char *)defaults + spec->offset, field_size(spec));
+  if (spec->kind == KIND_DT) s->c->dt_auto = defaults->dt_auto;
+  if (spec->kind == KIND_LIST) s->c->voxels_moduli = defaults->voxels_moduli;
+  free(defaults);
+  s->from[k].line = 0;
+  s->from[k].override = NULL;
+}
+
 /* Apply one section/name/value, from the file (s->override NULL) or from --set. */
 static int set_key(parse_state *s, const char *section, const char *name, const char *value)
 {
@@ -311,6 +345,10 @@ static int set_key(parse_state *s, const char *section, const char *name, const 
     else
       fail(s, &here, key, "unknown section [%s] (sections: %s)", section, known);
     return 0;
+  }
+  if (s->override && value[0] == '\0') {
+    remove_key(s, k);
+    return 1;
   }
   if (!s->override && s->from[k].line > 0) {
     if (s->indented)
@@ -402,16 +440,6 @@ void config_fail(parse_state *s, const char *section, const char *name, const ch
   fail(s, &s->from[config_key_find(section, name)], key, "%s", what);
 }
 
-/* case.name's default: the file's base name without ".ini". */
-static void default_name(efsi_config *c, const char *file)
-{
-  const char *base = strrchr(file, '/');
-  base = base ? base + 1 : file;
-  size_t n = strlen(base);
-  if (n > 4 && strcmp(base + n - 4, ".ini") == 0) n -= 4;
-  if (n > 0 && n < sizeof c->name) snprintf(c->name, sizeof c->name, "%.*s", (int)n, base);
-}
-
 int config_parse(efsi_config *c, const char *file, const char *text,
                  const char *const *overrides, int n_overrides, char *err, size_t errlen)
 {
@@ -434,18 +462,17 @@ int config_parse(efsi_config *c, const char *file, const char *text,
   if (!s.failed) config_check(&s);
   if (!s.failed) resolve_relative(c->voxels_file, sizeof c->voxels_file, file);
   if (s.failed) return 1;
-  snprintf(last_parse.file, sizeof last_parse.file, "%s", c->file);
   for (int k = 0; k < config_key_count; k++)
-    format_where(&s, &s.from[k], last_parse.where[k], sizeof last_parse.where[k]);
+    format_where(&s, &s.from[k], c->where[k], sizeof c->where[k]);
   return 0;
 }
 
 const char *config_where(const efsi_config *c, const char *key)
 {
   const char *dot = strchr(key, '.');
-  if (!dot || strcmp(last_parse.file, c->file) != 0) return c->file;
+  if (!dot) return c->file;
   char section[64];
   snprintf(section, sizeof section, "%.*s", (int)(dot - key), key);
   const int k = config_key_find(section, dot + 1);
-  return k >= 0 ? last_parse.where[k] : c->file;
+  return k >= 0 && c->where[k][0] ? c->where[k] : c->file;
 }

@@ -21,7 +21,9 @@ enum { DEVICE_CPU = 0, DEVICE_GPU = 1 };
 enum { HALO_PATH_AUTO = 0, HALO_PATH_PEER, HALO_PATH_NCCL, HALO_PATH_CUDA_AWARE_MPI,
        HALO_PATH_HOST_MPI };
 enum { PHI_WENO5 = 0, PHI_THINC = 1 };
-
+/* Keys of the schema (src/config_keys.c) this struct has room for, and the length of the
+ * record of where each got its value (messages print at most 1000 bytes of a path). */
+enum { CONFIG_MAX_KEYS = 128, CONFIG_WHERE_LEN = 1100 };
 
 typedef struct {
   char file[EFSI_PATH_LEN];      /* the case file, for messages */
@@ -92,22 +94,28 @@ typedef struct {
   int voxels_variable;           /* voxels.variable: phi or label */
   int voxels_moduli;             /* how many numbers voxels.modulus holds */
   double voxels_modulus[EFSI_MAX_MATERIALS];
+
+  /* Where each key of the schema got its value in config_parse (config_where): "FILE:LINE",
+   * "--set section.key=value", or FILE when it kept its default. */
+  char where[CONFIG_MAX_KEYS][CONFIG_WHERE_LEN];
 } efsi_config;
 
 /* Fill every key with its documented default. */
 void config_defaults(efsi_config *c);
 
 /* Parse INI text (the whole case file) named file, then apply the "section.key=value"
- * overrides.  On error returns nonzero and writes a one-line message naming the file, line
- * and key and the allowed range into err (MPI-free: the caller broadcasts the text). */
+ * overrides; an override with an empty value ("section.key=") removes the key: it is then
+ * not given, with its default.  On error returns nonzero and writes a one-line message
+ * naming the file, line and key and the allowed range into err (MPI-free: the caller
+ * broadcasts the text). */
 int config_parse(efsi_config *c, const char *file, const char *text,
                  const char *const *overrides, int n_overrides, char *err, size_t errlen);
 
 /* Checks that need the number of ranks (process grid against the grid).  Same contract. */
 int config_validate_ranks(const efsi_config *c, int nranks, char *err, size_t errlen);
 
-/* Where "section.key" got its value in the last successful config_parse of c's file:
- * "FILE:LINE", "--set section.key=value", or FILE when the key kept its default. */
+/* Where "section.key" got its value in the config_parse that filled c: "FILE:LINE",
+ * "--set section.key=value", or FILE when the key kept its default (or is no key). */
 const char *config_where(const efsi_config *c, const char *key);
 
 #endif

@@ -73,6 +73,25 @@ static void check_solid(parse_state *s)
     if (c->voxels_variable == VOXELS_PHI && c->voxels_moduli > 1)
       config_fail(s, "voxels", "modulus", "voxels.variable = phi is one material: give one modulus, got %d", c->voxels_moduli);
   }
+  /* a body smaller than a cell draws nothing (its cells' volume fractions round away) yet
+   * would be tracked: refused, naming the size and the cell */
+  double h = INFINITY;
+  for (int d = 0; d < 3; d++) h = fmin(h, c->length[d] / c->cells[d]);
+  const double platelet = 2 * fmax(c->platelet_semi_axes[0], fmax(c->platelet_semi_axes[1],
+                                                                   c->platelet_semi_axes[2]));
+  const double ellipsoid = 2 * fmax(c->ellipsoid_semi_axes[0], fmax(c->ellipsoid_semi_axes[1],
+                                                                    c->ellipsoid_semi_axes[2]));
+  const struct { int used; const char *section, *key; double size; } body[] = {
+    {c->rbc_count > 0 || c->rbc_hematocrit > 0 || !isnan(c->rbc_center[0]), "rbc", "diameter",
+     c->rbc_diameter},
+    {c->platelet_count > 0 || c->platelet_fraction > 0, "platelet", "semi_axes", platelet},
+    {c->sphere_radius > 0, "sphere", "radius", 2 * c->sphere_radius},
+    {config_given(s, "ellipsoid", "semi_axes"), "ellipsoid", "semi_axes", ellipsoid}};
+  for (size_t k = 0; k < sizeof body / sizeof body[0]; k++)
+    if (body[k].used && isfinite(h) && body[k].size < h)
+      config_fail(s, body[k].section, body[k].key, "the %s is %g across, smaller than a cell "
+                  "(h = %g): it would draw nothing; refine grid.cells or enlarge it (16 cells "
+                  "across or more resolve a body)", body[k].section, body[k].size, h);
   efsi_materials materials;
   if (materials_of_case(c, &materials) > EFSI_MAX_MATERIALS)
     config_fail(s, "voxels", "modulus", "the case uses more than %d materials", EFSI_MAX_MATERIALS);

@@ -132,6 +132,8 @@ const key_spec config_keys[] = {
 };
 
 const int config_key_count = sizeof config_keys / sizeof config_keys[0];
+_Static_assert(sizeof config_keys / sizeof config_keys[0] <= CONFIG_MAX_KEYS,
+               "efsi_config.where has a record for every key");
 
 /* Keys efsi read once, with the line that says what took their place. */
 static const struct { const char *section, *name, *instead; } retired_keys[] = {

@@ -8,4 +8,4 @@ libefsi_a_SOURCES += src/state.c src/state.h src/materials.c src/materials.h \
   src/init_solid.c src/init_solid.h src/random.c src/random.h src/seeding.c src/seeding.h \
   src/packing.c src/packing.h src/tracers.c src/tracers.h src/backend.c src/backend.h src/stop.c src/stop.h \
   src/progress.c src/progress.h src/case.c src/case.h src/exchange.c src/exchange.h \
-  src/plan_comm.c src/plan_comm.h
+  src/plan_comm.c src/plan_comm.h src/history.c src/history.h src/plan.c src/plan.h

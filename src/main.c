@@ -25,10 +25,10 @@
 #include "src/cli.h"
 #include "decomp/decomp.h"
 #include "base/errors.h"
+#include "src/history.h"
 #include "src/init_solid.h"
+#include "src/plan.h"
 #include "src/plan_comm.h"
-#include "io/output.h"
-#include "io/restart.h"
 #include "io/voxels.h"
 #include "src/run.h"
 #include "src/state.h"
@@ -236,30 +236,11 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
   print_summary(cs, &d, &g, ts, &backend, &unplaced, 1);
+  plan_warnings(c);
+  plan_report(cs, &g, ts, &backend, MPI_COMM_SELF, n, 0);
   if (comm_print_plan(cs, &d, &g, &backend, gpus_per_node, err, errlen)) return EFSI_EXIT_INPUT;
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
-}
-
-/* Rank 0 resolves --restart latest / latest-or-new in dir (io/restart.h: restart_latest)
- * and every rank gets the verdict: *path the file, or "" to start afresh.  Nonzero with the
- * message in err when there is none and a fresh start was not asked for. */
-static int resolve_latest(int rank, const char *dir, const char *how, char *path, size_t len,
-                          char *err, size_t errlen)
-{
-  int status = 0;
-  path[0] = '\0';
-  if (rank == 0) {
-    status = restart_latest(dir, path, len, stderr, err, errlen);
-    if (status > 0 && strcmp(how, "latest-or-new") == 0) {
-      printf("efsi: no restart file in %s: starting afresh (--restart latest-or-new)\n", dir);
-      path[0] = '\0';
-      status = 0;
-    }
-  }
-  MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
-  MPI_CHECK(MPI_Bcast(status ? err : path, (int)(status ? errlen : len), MPI_CHAR, 0, MPI_COMM_WORLD));
-  return status;
 }
 
 int main(int argc, char **argv)
@@ -287,6 +268,12 @@ int main(int argc, char **argv)
     cli_free(&cli);
     MPI_Finalize();
     return 0;
+  }
+  if (cli.status_dir) {   /* efsi --status DIR [CASE.ini] */
+    const int status = history_status_command(&cli, rank);
+    cli_free(&cli);
+    MPI_Finalize();
+    return status;
   }
 
   char *text = broadcast_case_text(rank, cli.case_file, err, sizeof err);
@@ -358,6 +345,8 @@ int main(int argc, char **argv)
     return input_error(rank, err);
   }
   if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cli.check);
+  if (rank == 0) plan_warnings(&cfg);
+  if (cli.check) plan_report(&cs, &g, &ts, &backend, MPI_COMM_WORLD, size, bodies.total);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);
@@ -366,42 +355,23 @@ int main(int argc, char **argv)
     return 0;
   }
 
-  char dir[EFSI_PATH_LEN];
-  if (cli.output_dir) snprintf(dir, sizeof dir, "%s", cli.output_dir);
-  else snprintf(dir, sizeof dir, "out/%s", cfg.name);
-  /* --restart latest / latest-or-new: the newest complete restart file in dir */
-  char latest[EFSI_PATH_LEN + 64];
-  const char *restart_file = cli.restart_file;
-  if (restart_file && (strcmp(restart_file, "latest") == 0
-                       || strcmp(restart_file, "latest-or-new") == 0)) {
-    if (resolve_latest(rank, dir, restart_file, latest, sizeof latest, err, sizeof err)) {
-      decomp_free(&d);
-      cli_free(&cli);
-      return input_error(rank, err);
-    }
-    restart_file = latest[0] ? latest : NULL;
-  }
-  /* a restart file that does not fit the case is refused before anything is allocated */
-  if (restart_file && state_check_restart(restart_file, &cs, &g, &d, err, sizeof err)) {
+  /* the output directory as one run's history: what the run continues from, or a refusal
+   * (src/history.h); nothing to do when the restart file is at the end of the run */
+  efsi_output_plan out;
+  int finished = 0;
+  if (history_plan(&cs, &cli, &g, &d, ts.dt, &out, &finished, err, sizeof err) || finished) {
     decomp_free(&d);
     cli_free(&cli);
-    return input_error(rank, err);
-  }
-  int refused = 0;
-  if (rank == 0) refused = output_prepare(dir, restart_file != NULL, err, sizeof err);
-  MPI_CHECK(MPI_Bcast(&refused, 1, MPI_INT, 0, MPI_COMM_WORLD));
-  if (refused) {
-    MPI_CHECK(MPI_Bcast(err, (int)sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD));
-    decomp_free(&d);
-    cli_free(&cli);
-    return input_error(rank, err);
+    if (!finished) return input_error(rank, err);
+    MPI_Finalize();
+    return 0;
   }
   if (rank == 0) {
-    printf("  output: %s\n", dir);
-    if (restart_file) printf("  restart: %s\n", restart_file);
+    printf("  output: %s\n", out.dir);
+    if (out.restart[0]) printf("  restart: %s\n", out.restart);
   }
 
-  const int status = run(&cs, &d, &ts, dir, restart_file, &bodies, &backend);
+  const int status = run(&cs, &d, &ts, &out, &bodies, &backend);
   decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();

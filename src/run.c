@@ -19,6 +19,7 @@
 #include "io/diagnostics.h"
 #include "base/errors.h"
 #include "io/fields.h"
+#include "src/history.h"
 #include "src/init.h"
 #include "io/output.h"
 #include "src/plan_comm.h"
@@ -33,10 +34,7 @@
 /* True when step/time have reached the end of the run's history. */
 static int finished(const efsi_config *c, const efsi_state *s, double dt)
 {
-  if (c->steps >= 0 && s->step >= c->steps) return 1;
-  /* the step that lands within a small fraction of dt of end_time is the last one */
-  if (c->end_time > 0 && s->time >= c->end_time - 1e-6 * dt) return 1;
-  return 0;
+  return history_finished(c, s->step, s->time, dt);
 }
 
 static int due(long every, long step) { return every > 0 && step % every == 0; }
@@ -55,6 +53,11 @@ typedef struct {
   long host_step;            /* the step the host mirror was last copied at (-1: never) */
   efsi_wall_budget budget;   /* time.wall_limit and what the run measured against it */
   int write_measured;        /* budget.write_seconds is a measured restart write */
+  efsi_diagnostics_table diagnostics;   /* rank 0: diagnostics.csv */
+  efsi_csv bodies_table;                /* rank 0: bodies.csv */
+  long fields_written, restarts_written, rows_written;   /* by this run */
+  int began;                 /* run.json holds this run's start (history_begin) */
+  char why[512];             /* why the run stopped (run.json, the last line) */
 } output_state;
 
 /* The host mirror holds the state (a copy from the device on a GPU, once per step however
@@ -76,6 +79,7 @@ static void write_fields(output_state *o)
   state_write_fields(path, o->host, o->d, o->c->name);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
+  o->fields_written++;
 }
 
 static void write_restart(output_state *o)
@@ -91,6 +95,7 @@ static void write_restart(output_state *o)
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
+  o->restarts_written++;
   const double seconds = MPI_Wtime() - begin;
   if (!o->write_measured || seconds > o->budget.write_seconds) o->budget.write_seconds = seconds;
   o->write_measured = 1;
@@ -134,14 +139,16 @@ static double write_diagnostics(output_state *o, double seconds)
   diagnose(o->sv, o->s, &row);
   row.wall_seconds = seconds;
   timer_start(&o->sv->timers, TIMER_IO);
-  if (o->d->rank == 0) diagnostics_write(&row);
+  if (o->d->rank == 0) diagnostics_write(&o->diagnostics, &row);
+  o->rows_written++;
   if (o->bodies) {
     const efsi_grid *g = &o->s->grid;
     tracers_interpolate(o->tracers, o->sv->k, &o->sv->scratch, g, o->s->u, o->s->v, o->s->w);
     long n = 0;
     efsi_tracer *all = NULL;
     tracers_gather(o->tracers, &n, &all);
-    if (o->d->rank == 0) bodies_csv_write(o->s->step, o->s->time, n, all, body_kind_names);
+    if (o->d->rank == 0)
+      bodies_csv_write(&o->bodies_table, o->s->step, o->s->time, n, all, body_kind_names);
     free(all);
   }
   timer_stop(&o->sv->timers, TIMER_IO);
@@ -153,6 +160,7 @@ static int blow_up(output_state *o, const char *why)
 {
   char field[8] = "";
   int at[3] = {0, 0, 0};
+  snprintf(o->why, sizeof o->why, "blew up: %s", why);
   o->host_step = -1;   /* a step that failed part way changed the state, not its step */
   to_host(o);
   const int nonfinite = locate_point(o->d, o->host, 0, field, at);
@@ -173,16 +181,17 @@ static int blow_up(output_state *o, const char *why)
 }
 
 /* Rank 0 opens diagnostics.csv (and bodies.csv); the verdict is shared. */
-static int open_tables(const efsi_decomp *d, const efsi_state *s, int bodies, const char *dir,
-                       long restart_step)
+static int open_tables(output_state *o, const efsi_state *s, long restart_step)
 {
+  const efsi_decomp *d = o->d;
   char err[1024] = "";
   int failed = 0;
-  if (d->rank == 0) {
-    diagnostics_materials(s->nmat, s->material);
-    failed = diagnostics_open(dir, restart_step, err, sizeof err)
-          || (bodies && bodies_csv_open(dir, restart_step, err, sizeof err));
-  }
+  diagnostics_table(&o->diagnostics, s->nmat, s->material);
+  o->bodies_table.file = NULL;
+  if (d->rank == 0)
+    failed = diagnostics_open(&o->diagnostics, o->dir, restart_step, err, sizeof err)
+          || (o->bodies && bodies_csv_open(&o->bodies_table, o->dir, restart_step, err,
+                                           sizeof err));
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
   if (failed && d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
   return failed;
@@ -216,10 +225,31 @@ static double restart_bytes(const efsi_state *s)
   return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 
-int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b)
+/* Rank 0: the run's last line (a run that reached its end; the others have theirs) and
+ * the end of its record in run.json. */
+static void say_the_end(const output_state *o, const efsi_output_plan *out, int status)
+{
+  const efsi_state *s = o->s;
+  if (status == 0) {
+    printf("efsi: finished at step %ld (t = %.6g): %s; wrote %ld fields file%s, %ld restart "
+           "file%s and %ld diagnostics row%s in %s", s->step, s->time, o->why,
+           o->fields_written, o->fields_written == 1 ? "" : "s", o->restarts_written,
+           o->restarts_written == 1 ? "" : "s", o->rows_written,
+           o->rows_written == 1 ? "" : "s", out->dir);
+    if (o->last_restart[0]) printf(" (continue from %s)", o->last_restart);
+    printf("\n");
+    fflush(stdout);
+  }
+  if (o->began)   /* a run refused before it began leaves the folder's record alone */
+    history_record_end(out, status, s->step, s->time, o->why, o->fields_written,
+                       o->restarts_written, o->rows_written);
+}
+
+int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
+        const efsi_output_plan *out, const efsi_case_bodies *cb, const efsi_backend *b)
 {
   const efsi_config *c = cs->config;
+  const char *dir = out->dir, *restart_file = out->restart[0] ? out->restart : NULL;
   efsi_grid g;
   decomp_grid(d, c->cells, c->length, &g);
   efsi_state host, on_device, *state = &host;   /* the solver's state: host or device */
@@ -239,6 +269,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
   if (restart_file) {
     if (restart_state(restart_file, &host, tracers, d)) {
       status = EFSI_EXIT_INPUT;
+      snprintf(o.why, sizeof o.why, "refused the restart file");
       goto done;
     }
     snprintf(o.last_restart, sizeof o.last_restart, "%s", restart_file);
@@ -249,14 +280,29 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
     if (host.nmat > 0 && init_solid(c, cb, d, &host, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
       status = EFSI_EXIT_INPUT;
+      snprintf(o.why, sizeof o.why, "refused the bodies: %.400s", err);
       goto done;
     }
+  }
+  snprintf(host.run_id, sizeof host.run_id, "%s", out->run_id);   /* docs/output.md */
+  {   /* the state is sound: now the folder may change (files aside, run.json) */
+    char err[2048] = "";
+    int failed = d->rank == 0 && history_begin(c, out, host.step, host.time, err, sizeof err);
+    MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
+    if (failed) {
+      if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
+      status = EFSI_EXIT_RUNTIME;
+      snprintf(o.why, sizeof o.why, "%.500s", err);
+      goto done;
+    }
+    o.began = 1;
   }
   if (sp != &host) state_transfer(sp, &host, b, 1);
   solver_fill_halos(&sv, sp);
   if (o.bodies) solver_move_tracers(&sv, tracers);
-  if (open_tables(d, sp, o.bodies, dir, restart_file ? sp->step : -1)) {
+  if (open_tables(&o, sp, restart_file ? sp->step : -1)) {
     status = EFSI_EXIT_RUNTIME;
+    snprintf(o.why, sizeof o.why, "could not open diagnostics.csv or bodies.csv");
     goto done;
   }
   const long first_step = sp->step;
@@ -326,12 +372,11 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
     if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
     if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
   }
-  if (d->rank == 0) {
-    diagnostics_close();
-    if (o.bodies) bodies_csv_close();
-  }
+  diagnostics_close(&o.diagnostics);
+  csv_close(&o.bodies_table);
   if (status == 0 || status == EFSI_EXIT_STOPPED)
     report_performance(c, d, &g, &sv.timers, sp->step - first_step, seconds, dir);
+  if (status == 0) history_end_reason(c, sp->step, sp->time, sv.dt, o.why, sizeof o.why);
   if (status == EFSI_EXIT_STOPPED && d->rank == 0) {
     const int sig = stop_signal();
     char why[96], limit[32];
@@ -340,6 +385,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
     else if (stop_wall_due(&o.budget, stop_elapsed()))
       snprintf(why, sizeof why, "before time.wall_limit = %s", limit);
     else snprintf(why, sizeof why, "on another rank's signal or wall-clock limit");
+    snprintf(o.why, sizeof o.why, "stopped early %s", why);
     printf("efsi: stopped early %s after step %ld (t = %.6g): restart file %s written; "
            "continue with --restart latest (exit status %d)\n", why, sp->step, sp->time,
            o.last_restart, EFSI_EXIT_STOPPED);
@@ -347,8 +393,12 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char
   }
   /* mpirun ends the job at the first rank that exits with a status other than 0: no rank
    * leaves before rank 0 has written and printed everything */
+  if (d->rank == 0) say_the_end(&o, out, status);
   if (status == EFSI_EXIT_STOPPED) MPI_CHECK(MPI_Barrier(d->comm));
 done:
+  /* the ends before the time loop (a refused restart file or bodies, the tables) */
+  if ((status == EFSI_EXIT_INPUT || status == EFSI_EXIT_RUNTIME) && d->rank == 0)
+    say_the_end(&o, out, status);
   tracers_free(tracers);
   solver_free(&sv);
   if (sp != &host) state_free_on(sp, b);

@@ -8,6 +8,7 @@
 #include "src/case.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
+#include "src/history.h"
 #include "src/init_solid.h"
 #include "src/timestep.h"
 
@@ -16,10 +17,13 @@
  * job script can tell "continue with --restart latest" from 0 (done) and from 1-3 (look at
  * the log). */
 
-/* Collective.  cb: the case's bodies, validated by case_bodies.  Returns the exit status:
- * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file), EFSI_EXIT_BLOWUP or
+/* Collective.  out: the output directory, the restart file ("" for a fresh start) and the
+ * run identity every output file carries (src/history.h: history_plan); cb: the case's
+ * bodies, validated by case_bodies.  Ends with one line on rank 0 (where it stopped, why,
+ * what it wrote) and the end of run.json's record.  Returns the exit status: 0,
+ * EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file), EFSI_EXIT_BLOWUP or
  * EFSI_EXIT_STOPPED. */
-int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
-        const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b);
+int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
+        const efsi_output_plan *out, const efsi_case_bodies *cb, const efsi_backend *b);
 
 #endif

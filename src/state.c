@@ -54,6 +54,7 @@ void state_snapshot(efsi_state *s, int centred, efsi_snapshot *out)
   out->step = s->step;
   out->time = s->time;
   out->drive_force = s->drive_force;
+  snprintf(out->run_id, sizeof out->run_id, "%s", s->run_id);
   for (int m = 0; m < s->nmat; m++) {
     size_t used = strlen(out->materials);
     snprintf(out->materials + used, sizeof out->materials - used, "%s%s", m ? " " : "",
@@ -137,6 +138,7 @@ int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, ch
   s->step = snap.step;
   s->time = snap.time;
   s->drive_force = snap.drive_force;
+  snprintf(s->run_id, sizeof s->run_id, "%s", snap.run_id);
   return 0;
 }
 

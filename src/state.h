@@ -24,6 +24,7 @@ typedef struct {
   long step;                 /* steps taken since the start of the run's history */
   double time;
   double drive_force;        /* current body force per volume in +x */
+  char run_id[SNAPSHOT_RUN_ID_LEN];   /* the run's history, written into its output files */
 } efsi_state;
 
 /* The state's arrays, in one list: u, v, w, p, then with a solid every phi_m and the six

@@ -6,6 +6,7 @@
  *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none) */
 #include "src/timestep.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -71,6 +72,17 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
   const double limit = ts->limit[ts->binding];
   if (c->dt_auto) {
     ts->dt = c->safety * limit;
+    /* a limit so small that dt underflows (or a run of more steps than a step counter
+     * holds) is no run: say which limit and the velocity scale that made it */
+    const double steps = c->end_time > 0 ? c->end_time / ts->dt : 0;
+    if (!(ts->dt >= DBL_MIN) || !(steps < 1e15)) {
+      snprintf(err, errlen, "%s: time.dt: the automatic dt is %g (%s %g, U = %g): %s; check "
+               "drive.pressure_gradient, drive.bulk_velocity and the wall speeds",
+               config_where(c, "time.dt"), ts->dt, limit_names[ts->binding], limit, u,
+               ts->dt >= DBL_MIN ? "time.end_time would take more than 1e15 steps"
+                                 : "below the smallest normal number, no step could advance");
+      return 1;
+    }
     return 0;
   }
   ts->dt = c->dt;

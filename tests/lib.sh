@@ -13,8 +13,9 @@ write_case() {
 }
 
 # dump FILE: the numbers of a NetCDF file as text with 17 significant digits (equal text,
-# equal bits), without the first line (which names the file)
-dump() { ncdump -p 17,17 "$1" 2> /dev/null | sed 1d; }
+# equal bits), without the first line (which names the file) and the run identity (which
+# names the run, docs/output.md: two runs of one case are two histories)
+dump() { ncdump -p 17,17 "$1" 2> /dev/null | sed '1d; /^\t\t:run_id = /d'; }
 
 # same A B: NetCDF files A and B hold the same numbers, bit for bit, and A could be read
 # (uses $tmp/a and $tmp/b)

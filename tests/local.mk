@@ -14,8 +14,9 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
   tests/test_netcdf_python.sh tests/test_roscoe.sh tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
-  tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh tests/check-citations.sh \
-  tests/check-shell.sh
+  tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh \
+  tests/check-citations.sh tests/check-shell.sh tests/test_render.sh tests/test_readme.sh \
+  tests/test_history.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)

@@ -1,6 +1,7 @@
 /* The command line: every option and both spellings of value options parse; --set keeps
  * command-line order; a bad command line is refused with one line naming the option;
- * read_text_file returns the file's bytes or names the file and the system's reason. */
+ * read_text_file returns the file's bytes (at most 1 MiB) or names the file and the reason;
+ * --status, --discard-newer and their refusals. */
 #define _POSIX_C_SOURCE 200809L   /* open_memstream, mkstemp */
 #include <check.h>
 #include <errno.h>
@@ -72,14 +73,21 @@ START_TEST(help_and_version_need_no_case)
   ck_assert(o.help);
   ck_assert_int_eq(parse_args("--version", NULL), 0);
   ck_assert(o.version && !o.help);
+  /* --status DIR alone, or with the case it compares with */
+  ck_assert_int_eq(parse_args("--status", "out/x", NULL), 0);
+  ck_assert(o.status_dir && strcmp(o.status_dir, "out/x") == 0 && o.case_file == NULL);
+  ck_assert_int_eq(parse_args("--status=out/x", "case.ini", "--set", "time.steps=9", NULL), 0);
+  ck_assert(strcmp(o.status_dir, "out/x") == 0 && strcmp(o.case_file, "case.ini") == 0);
+  ck_assert_int_eq(parse_args("--restart", "latest", "--discard-newer", "case.ini", NULL), 0);
+  ck_assert(o.discard_newer);
   char *text = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&text, &len);
   cli_usage(mem);
   fclose(mem);
   const char *options[] = {"-o DIR", "--set", "--steps N", "--restart FILE", "--restart latest",
-                           "--ranks N", "--check",
-                           "--help", "--version"};
+                           "--ranks N", "--check", "--discard-newer", "--status DIR",
+                           "SECTION.KEY= removes", "--help", "--version"};
   for (size_t m = 0; m < sizeof options / sizeof options[0]; m++)
     ck_assert_msg(strstr(text, options[m]), "%s", options[m]);
   free(text);
@@ -113,6 +121,10 @@ static const bad_line bad_lines[] = {
   {{"c.ini", "--ranks", "4", NULL}, "--ranks: only with --check"},
   {{"c.ini", "--check", "--ranks", "0", NULL}, "--ranks: expected a positive integer"},
   {{"c.ini", "--check", "--ranks=3000000000", NULL}, "--ranks: expected a positive integer that fits an int"},
+  {{"c.ini", "--discard-newer", NULL}, "--discard-newer: only with --restart"},
+  {{"--status", NULL}, "--status: missing value"},
+  {{"--status", "d", "--check", "c.ini", NULL}, "--status DIR: alone, or with the case file"},
+  {{"--status", "d", "-o", "e", NULL}, "--status DIR: alone"},
 };
 
 START_TEST(bad_command_lines)
@@ -141,6 +153,25 @@ START_TEST(whole_file_reading)
   char *text = NULL;
   ck_assert_msg(read_text_file(path, &text, err, sizeof err) == 0, "%s", err);
   ck_assert_str_eq(text, want);
+  free(text);
+
+  /* a case file of more than CLI_MAX_CASE_BYTES is refused, naming the limit */
+  fd = open(path, O_WRONLY | O_TRUNC);
+  char *big = calloc(1, CLI_MAX_CASE_BYTES + 2);
+  memset(big, '#', CLI_MAX_CASE_BYTES + 1);
+  ck_assert_int_eq(write(fd, big, CLI_MAX_CASE_BYTES + 1), CLI_MAX_CASE_BYTES + 1);
+  close(fd);
+  free(big);
+  ck_assert_int_ne(read_text_file(path, &text, err, sizeof err), 0);
+  ck_assert_ptr_null(text);
+  ck_assert_msg(strstr(err, path) && strstr(err, "larger than 1024 KiB"), "%s", err);
+  memset(want, '#', 4096);   /* one at the limit is read */
+  fd = open(path, O_WRONLY | O_TRUNC);
+  for (long left = CLI_MAX_CASE_BYTES; left > 0; left -= 4096)
+    ck_assert_int_eq(write(fd, want, 4096), 4096);
+  close(fd);
+  ck_assert_msg(read_text_file(path, &text, err, sizeof err) == 0, "%s", err);
+  ck_assert_int_eq(strlen(text), CLI_MAX_CASE_BYTES);
   free(text);
 
   fd = open(path, O_WRONLY | O_TRUNC);

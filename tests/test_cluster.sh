@@ -113,7 +113,7 @@ else
 fi
 
 # a second and a third signal while the restart file is being written change nothing
-EFSI_TEST_STALL_WRITE=restart:2 start -o "$tmp/twice" $long "$tmp/case.ini"
+EFSI_DEBUG=stall_write=restart:2 start -o "$tmp/twice" $long "$tmp/case.ini"
 if wait_for '^step ' "$tmp/log" && kill -INT $(ranks) && wait_for 'stalling in the write' "$tmp/err"; then
   kill -TERM $(ranks) && sleep 0.3 && kill -INT $(ranks)
   wait $pid; status=$?
@@ -124,7 +124,7 @@ fi
 
 # ---- SIGKILL in the middle of a restart write: the previous file is what --restart
 # latest finds; damaged newer files are skipped with a warning
-EFSI_TEST_STALL_WRITE=restart_00000040.nc start -o "$tmp/killed" --set output.restart_every=20 \
+EFSI_DEBUG=stall_write=restart_00000040.nc start -o "$tmp/killed" --set output.restart_every=20 \
   "$tmp/case.ini"
 wait_for 'stalling in the write' "$tmp/err" || fail "killed: no stalled restart write within 60 s"
 kill -KILL $(ranks) "$pid"

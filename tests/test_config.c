@@ -2,6 +2,7 @@
  * its values, overrides replace values, and every class of bad input is refused with one
  * line naming the file (or the --set), the line number and the key. */
 #include <check.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,9 @@ START_TEST(documented_defaults)
     snprintf(override, sizeof override, "%s=%s", key, value);
     const char *ov[] = {override};
     ck_assert_msg(parse(MINIMAL, ov, 1) == 0, "%s: %s", override, err);
-    ck_assert_msg(memcmp(&c, &plain, sizeof c) == 0, "%s is not the default", override);
+    /* the values, not the record of where they came from */
+    ck_assert_msg(memcmp(&c, &plain, offsetof(efsi_config, where)) == 0,
+                  "%s is not the default", override);
     checked++;
   }
   fclose(doc);
@@ -136,6 +139,49 @@ START_TEST(overrides_replace_values)
   const char *ov2[] = {"grid.length=1 2 3", "time.dt=0.01", "time.unsafe=1"};
   ck_assert_msg(parse("[grid]\ncells = 3 3 3\n[time]\nsteps=1\n", ov2, 3) == 0, "%s", err);
   ck_assert(c.length[2] == 3 && !c.dt_auto && c.dt == 0.01 && c.unsafe);
+}
+END_TEST
+
+/* --set section.key= removes a key: it takes its default again and counts as not given, so
+ * a case of rbc.count switches to rbc.hematocrit without an edited copy. */
+START_TEST(empty_override_removes_a_key)
+{
+  const char *text = MINIMAL "[rbc]\ncount = 3\n[time]\ndt = 0.01\n[case]\nname = mine\n";
+  const char *both[] = {"rbc.hematocrit=0.1"};
+  ck_assert_int_ne(parse(text, both, 1), 0);
+  ck_assert_msg(strstr(err, "give rbc.count or rbc.hematocrit, not both"), "%s", err);
+  const char *switched[] = {"rbc.count=", "rbc.hematocrit=0.1", "time.dt=", "case.name="};
+  ck_assert_msg(parse(text, switched, 4) == 0, "%s", err);
+  ck_assert(c.rbc_count == 0 && c.rbc_hematocrit == 0.1);
+  ck_assert(c.dt_auto && c.dt == 0);
+  ck_assert_str_eq(c.name, "x");   /* case.name's default: the file's name */
+  ck_assert_str_eq(config_where(&c, "rbc.count"), FILE_NAME);
+  ck_assert_str_eq(config_where(&c, "rbc.hematocrit"), "--set rbc.hematocrit=0.1");
+  /* a required key removed is missing, and an empty value in the file is still refused */
+  const char *no_cells[] = {"grid.cells="};
+  ck_assert_int_ne(parse(MINIMAL, no_cells, 1), 0);
+  ck_assert_msg(strstr(err, "grid.cells: required key is missing"), "%s", err);
+  ck_assert_int_ne(parse(MINIMAL "[fluid]\nviscosity =\n", NULL, 0), 0);
+  ck_assert_msg(STARTS(err, FILE_NAME ":7: fluid.viscosity: expected"), "%s", err);
+  /* removed and given again: the last word counts */
+  const char *again[] = {"fluid.viscosity=", "fluid.viscosity=3"};
+  ck_assert(parse(MINIMAL "[fluid]\nviscosity = 2\n", again, 2) == 0 && c.viscosity == 3);
+}
+END_TEST
+
+/* config_where answers from the configuration it is given, not from the last parse. */
+START_TEST(where_belongs_to_each_configuration)
+{
+  static efsi_config first;
+  ck_assert_int_eq(config_parse(&first, "a.ini", MINIMAL "[grid]\nranks = 1 1 1\n", NULL, 0,
+                                err, sizeof err), 0);
+  const char *ov[] = {"grid.ranks=2 1 1"};
+  ck_assert_int_eq(config_parse(&c, "b.ini", MINIMAL, ov, 1, err, sizeof err), 0);
+  ck_assert_str_eq(config_where(&first, "grid.ranks"), "a.ini:7");
+  ck_assert_str_eq(config_where(&first, "grid.cells"), "a.ini:2");
+  ck_assert_str_eq(config_where(&c, "grid.ranks"), "--set grid.ranks=2 1 1");
+  ck_assert_str_eq(config_where(&c, "fluid.density"), "b.ini");
+  ck_assert_str_eq(config_where(&c, "no.such"), "b.ini");
 }
 END_TEST
 
@@ -296,7 +342,9 @@ static Suite *config_suite(void)
 {
   Suite *s = suite_create("config");
   const TTest *tests[] = {documented_defaults, full_case, overrides_replace_values,
-                          overlong_line_is_refused, ranks_against_grid_and_rank_count, NULL};
+                          overlong_line_is_refused, ranks_against_grid_and_rank_count,
+                          empty_override_removes_a_key, where_belongs_to_each_configuration,
+                          NULL};
   TCase *tc = test_case_add(s, "case file", 0, tests);
   tcase_add_loop_test(tc, bad_input_is_refused, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
   return s;

@@ -41,9 +41,10 @@ static void remove_tree(const char *dir)
   ck_assert_int_eq(system(command), 0);
 }
 
-/* Materials of the case in the test, and whether one is the wall (diagnostics_materials
- * sets the same). */
+/* Materials of the case in the test, and whether one is the wall (diagnostics_table sets
+ * the same), and the table. */
 static int nmat, lumen;
+static efsi_diagnostics_table table;
 
 /* A row whose every value depends on the step and seed, with all 17 significant digits. */
 static efsi_diagnostics row_of(long step, double seed)
@@ -121,12 +122,12 @@ static int same_row(const efsi_diagnostics *a, const efsi_diagnostics *b)
 static void write_rows(const char *dir, long restart_step, long first, long last, double seed)
 {
   char err[512] = "";
-  ck_assert_msg(diagnostics_open(dir, restart_step, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(diagnostics_open(&table, dir, restart_step, err, sizeof err) == 0, "%s", err);
   for (long step = first; step <= last; step += 10) {
     efsi_diagnostics r = row_of(step, seed);
-    diagnostics_write(&r);
+    diagnostics_write(&table, &r);
   }
-  diagnostics_close();
+  diagnostics_close(&table);
 }
 
 START_TEST(header_columns_are_exact)
@@ -224,7 +225,7 @@ START_TEST(foreign_header_is_refused)
   FILE *f = fopen(path, "w");
   fputs("step,time\n10,1\n", f);
   fclose(f);
-  ck_assert_int_ne(diagnostics_open(dir, 10, err, sizeof err), 0);
+  ck_assert_int_ne(diagnostics_open(&table, dir, 10, err, sizeof err), 0);
   ck_assert_ptr_nonnull(strstr(err, path));
   remove_tree(dir);
   free(dir);
@@ -237,7 +238,7 @@ START_TEST(material_columns_follow)
   char *dir = make_temp_dir(), header[4096], expected[4096], err[512] = "";
   nmat = 2;
   lumen = 1;
-  diagnostics_materials(nmat, names);
+  diagnostics_table(&table, nmat, names);
   write_rows(dir, -1, 0, 30, 1.5);
   efsi_diagnostics rows[8];
   ck_assert_int_eq(read_csv(dir, header, sizeof header, rows, 8), 4);
@@ -264,8 +265,8 @@ START_TEST(material_columns_follow)
   }
   /* A restart of a case with other materials cannot continue this file. */
   lumen = 0;
-  diagnostics_materials(1, names);
-  ck_assert_int_ne(diagnostics_open(dir, 10, err, sizeof err), 0);
+  diagnostics_table(&table, 1, names);
+  ck_assert_int_ne(diagnostics_open(&table, dir, 10, err, sizeof err), 0);
   ck_assert_ptr_nonnull(strstr(err, "diagnostics.csv"));
   remove_tree(dir);
   free(dir);
@@ -276,8 +277,45 @@ END_TEST
 static void fluid_only(void)
 {
   nmat = lumen = 0;
-  diagnostics_materials(0, NULL);
+  diagnostics_table(&table, 0, NULL);
 }
+
+/* Two tables at once (two output directories in one process) write each its own file: the
+ * table is an object, no state is shared. */
+START_TEST(two_tables_at_once)
+{
+  static const char names[1][EFSI_MATERIAL_NAME] = {"rbc"};
+  char *a = make_temp_dir(), *b = make_temp_dir(), err[512] = "";
+  efsi_diagnostics_table ta, tb;
+  diagnostics_table(&ta, 0, NULL);
+  diagnostics_table(&tb, 1, names);
+  ck_assert_msg(diagnostics_open(&ta, a, -1, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(diagnostics_open(&tb, b, -1, err, sizeof err) == 0, "%s", err);
+  for (long step = 0; step <= 20; step += 10) {
+    efsi_diagnostics ra = row_of(step, 1.0), rb = row_of(step, 2.0);
+    diagnostics_write(&ta, &ra);
+    diagnostics_write(&tb, &rb);
+  }
+  diagnostics_close(&tb);
+  diagnostics_close(&ta);
+  char header[4096];
+  efsi_diagnostics rows[8];
+  ck_assert_int_eq(read_csv(a, header, sizeof header, rows, 8), 3);
+  ck_assert_str_eq(header, diagnostics_header);
+  efsi_diagnostics want = row_of(20, 1.0);
+  ck_assert(same_row(&rows[2], &want));
+  nmat = 1;
+  ck_assert_int_eq(read_csv(b, header, sizeof header, rows, 8), 3);
+  ck_assert_ptr_nonnull(strstr(header, ",volume_rbc,centroid_x_rbc"));
+  want = row_of(20, 2.0);
+  ck_assert(same_row(&rows[2], &want));
+  nmat = 0;
+  remove_tree(a);
+  remove_tree(b);
+  free(a);
+  free(b);
+}
+END_TEST
 
 /* ---- the output directory ---- */
 
@@ -365,7 +403,7 @@ static Suite *diagnostics_suite(void)
   const TTest *csv[] = {header_columns_are_exact, rows_round_trip_bitwise,
                         restart_keeps_rows_up_to_its_step, restart_drops_a_row_cut_short,
                         restart_without_file_starts_one, foreign_header_is_refused,
-                        material_columns_follow, NULL};
+                        material_columns_follow, two_tables_at_once, NULL};
   tcase_add_checked_fixture(test_case_add(s, "diagnostics.csv", 0, csv), fluid_only, NULL);
   const TTest *dir[] = {prepare_creates_parents, prepare_refuses_previous_output,
                         prepare_refuses_a_file, path_has_eight_digits, NULL};

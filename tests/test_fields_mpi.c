@@ -2,7 +2,8 @@
  * several process grids, written, and read back whole on rank 0 with plain NetCDF.  Every
  * value must be exactly what is expected: the analytic value at the cell centre for
  * p, phi and B, the average of the two analytic face values for u, v, w.  Dimension order
- * (z, y, x), coordinates, units and global attributes are checked too. */
+ * (time, z, y, x), the CF time coordinate, coordinates, units and global attributes (the
+ * run identity among them) are checked too. */
 #include <check.h>
 #include <math.h>
 #include <stdarg.h>
@@ -105,20 +106,21 @@ static void check_text(int ncid, int varid, const char *name, const char *expect
   EXPECT(strcmp(text, expected) == 0);
 }
 
-/* Variable name: dims (z, y, x), units, and every value against expected(i, j, k). */
+/* Variable name: dims (time, z, y, x), units, and every value against expected(i, j, k). */
 static void check_variable(int ncid, const char *name, const char *units, int var, int c,
                            const int periodic[3])
 {
-  int id, ndims, dims[NC_MAX_VAR_DIMS], zyx[3];
+  int id, ndims, dims[NC_MAX_VAR_DIMS], tzyx[4];
   nc_type type;
   EXPECT(nc_inq_varid(ncid, name, &id) == NC_NOERR);
   EXPECT(nc_inq_var(ncid, id, NULL, &type, &ndims, dims, NULL) == NC_NOERR);
   EXPECT(type == NC_DOUBLE);
-  EXPECT(ndims == 3);
-  EXPECT(nc_inq_dimid(ncid, "z", &zyx[0]) == NC_NOERR);
-  EXPECT(nc_inq_dimid(ncid, "y", &zyx[1]) == NC_NOERR);
-  EXPECT(nc_inq_dimid(ncid, "x", &zyx[2]) == NC_NOERR);
-  for (int d = 0; d < 3; d++) EXPECT(dims[d] == zyx[d]);
+  EXPECT(ndims == 4);
+  EXPECT(nc_inq_dimid(ncid, "time", &tzyx[0]) == NC_NOERR);
+  EXPECT(nc_inq_dimid(ncid, "z", &tzyx[1]) == NC_NOERR);
+  EXPECT(nc_inq_dimid(ncid, "y", &tzyx[2]) == NC_NOERR);
+  EXPECT(nc_inq_dimid(ncid, "x", &tzyx[3]) == NC_NOERR);
+  for (int d = 0; d < 4; d++) EXPECT(dims[d] == tzyx[d]);
   check_text(ncid, id, "units", units);
   size_t total = (size_t)cells[0] * cells[1] * cells[2];
   double *values = malloc(total * sizeof *values);
@@ -172,15 +174,30 @@ static void check_file(const char *path, const efsi_state *s, const int periodic
     const double h = length[d] / cells[d];
     for (int i = 0; i < cells[d]; i++) EXPECT(centre[i] == (i + 0.5) * h);
   }
-  /* The dimensions are defined slowest first: z, y, x. */
-  int dimids[3], ndims_file;
+  /* The dimensions are defined slowest first: time (one value), z, y, x. */
+  static const char *const dim_name[4] = {"time", "z", "y", "x"};
+  int dimids[4], ndims_file;
   EXPECT(nc_inq_dimids(ncid, &ndims_file, dimids, 0) == NC_NOERR);
-  EXPECT(ndims_file == 3);
-  for (int d = 0; d < 3; d++) {
+  EXPECT(ndims_file == 4);
+  for (int d = 0; d < 4 && d < ndims_file; d++) {
     char name[NC_MAX_NAME + 1];
     EXPECT(nc_inq_dimname(ncid, dimids[d], name) == NC_NOERR);
-    EXPECT(strcmp(name, axis_name[2 - d]) == 0);
+    EXPECT(strcmp(name, dim_name[d]) == 0);
   }
+  /* the CF time coordinate: the snapshot's time, in us */
+  int time_id, time_dims[NC_MAX_VAR_DIMS], time_ndims = 0;
+  size_t time_len = 0;
+  double time_value = -1;
+  EXPECT(nc_inq_dimlen(ncid, dimids[0], &time_len) == NC_NOERR && time_len == 1);
+  EXPECT(nc_inq_varid(ncid, "time", &time_id) == NC_NOERR);
+  EXPECT(nc_inq_var(ncid, time_id, NULL, NULL, &time_ndims, time_dims, NULL) == NC_NOERR);
+  EXPECT(time_ndims == 1 && time_dims[0] == dimids[0]);
+  check_text(ncid, time_id, "units", "us");
+  check_text(ncid, time_id, "standard_name", "time");
+  check_text(ncid, time_id, "axis", "T");
+  EXPECT(nc_get_var_double(ncid, time_id, &time_value) == NC_NOERR);
+  EXPECT(memcmp(&time_value, &s->time, sizeof time_value) == 0);
+  check_text(ncid, NC_GLOBAL, "run_id", s->run_id);
 
   check_text(ncid, NC_GLOBAL, "Conventions", "CF-1.8");
   check_text(ncid, NC_GLOBAL, "source", "efsi " PACKAGE_VERSION);
@@ -211,9 +228,9 @@ static void check_file(const char *path, const efsi_state *s, const int periodic
     if (s->nmat > 0) check_variable(ncid, b_name[c], "1", var++, -1, periodic);
     else EXPECT(nc_inq_varid(ncid, b_name[c], &id) == NC_ENOTVAR);
   }
-  /* Nothing else: 3 coordinates, u, v, w, p, the phi and B. */
+  /* Nothing else: 4 coordinates, u, v, w, p, the phi and B. */
   EXPECT(nc_inq_nvars(ncid, &nvars) == NC_NOERR);
-  EXPECT(nvars == 7 + s->nmat + (s->nmat > 0 ? 6 : 0));
+  EXPECT(nvars == 8 + s->nmat + (s->nmat > 0 ? 6 : 0));
   EXPECT(nc_close(ncid) == NC_NOERR);
 }
 
@@ -243,6 +260,7 @@ START_TEST(round_trip)
   fill_state(&s, periodic);
   s.step = 1234567890123L;
   s.time = 0.1 + 1.0 / 3.0;
+  snprintf(s.run_id, sizeof s.run_id, "20261125-120000-0123456789abcdef");
 
   char dir[64] = "/tmp/efsi-test-fields-XXXXXX", path[128];
   if (d.rank == 0 && !mkdtemp(dir)) dir[0] = '\0';

@@ -176,8 +176,9 @@ def variables(path):
             var.set_auto_mask(False)
             data = np.ascontiguousarray(var[...])
             out[name] = (data.dtype.str, data.shape, data.tobytes())
-        for name in nc.ncattrs():
-            out["@" + name] = repr(nc.getncattr(name))
+        for name in nc.ncattrs():   # but the run identity: two sweeps are two histories
+            if name != "run_id":
+                out["@" + name] = repr(nc.getncattr(name))
         return out
 
 def rows(path):
@@ -227,6 +228,7 @@ echo "ok: bad input refused with status 2 before any run"
 fake=$tmp/fake-efsi
 cat > "$fake" <<'SH'
 #!/bin/sh
+[ "$1" = --status ] && { echo '{"next": "new", "files": {"unreadable": []}}'; exit 0; }
 for a in "$@"; do [ "$a" = --check ] && exit 0; done
 trap 'echo "efsi: stopped early on SIGTERM"; exit 4' TERM
 echo "$*" >> "$FAKE_LOG"
@@ -270,6 +272,34 @@ set -e
   || { cat "$tmp/stop.log"; fail "SIGTERM: status $status"; }
 echo "ok: run.wall_limit passed to efsi as what is left of it, or no run started; SIGTERM waited for; status 4"
 
+# a signal to the job while the real efsi runs under a launcher that then ends with a status
+# of its own (Open MPI's mpirun: 1): efsi stopped cleanly with 4 and says so in its record
+# (efsi --status), so the study ends with 4, not 1
+launcher=$tmp/fake-mpirun
+cat > "$launcher" <<'SH'
+#!/bin/sh
+"$@" &
+child=$!
+trap 'kill -TERM $child 2> /dev/null; wait $child; exit 1' TERM
+wait $child
+SH
+chmod +x "$launcher"
+write_study "$tmp/sig.ini" "$tmp/sig" 20
+sed -i "s/^ranks = 2\$/ranks = 1/; s#^mpirun = .*#mpirun = $launcher#" "$tmp/sig.ini"
+setsid $study --efsi "$efsi" "$tmp/sig.ini" > "$tmp/sig.log" 2>&1 &
+pid=$!
+for i in $(seq 300); do [ -s "$tmp/sig/plasma/run.json" ] && break; sleep 0.1; done
+sleep 0.5
+kill -TERM -- -"$pid"
+set +e
+wait "$pid"
+status=$?
+set -e
+grep -q '"exit_status": 4' "$tmp/sig/plasma/run.json" && [ "$status" -eq 4 ] &&
+  grep -q "plasma stopped early (signal 15)" "$tmp/sig.log" ||
+  { cat "$tmp/sig.log" "$tmp/sig/plasma/run.json"; fail "a launcher's own status after efsi's 4: study status $status"; }
+echo "ok: efsi stopped with 4 under a launcher that ended with 1: the study ends with 4"
+
 # one run alone (--run), the plasma reference to its own end time
 write_study "$tmp/one.ini" "$tmp/one" 1
 sed -i 's/^end_time = 1$/end_time = 1\nplasma_end_time = 0.5/' "$tmp/one.ini"
@@ -293,9 +323,10 @@ for shipped in "$srcdir"/runs/hematocrit-*.ini; do
   sed -e 's/^device *= *gpu/device = cpu/' -e 's/^ranks *= *[0-9]*/ranks = 1/' \
       -e "s#^output *=.*#output = $tmp/shipped-$name#" "$shipped" > "$tmp/shipped-$name.ini"
   run_study "$tmp/shipped-$name.ini" "$tmp/shipped-$name.log" "--dry-run of runs/$name.ini" --dry-run
-  grep -q "would be started" "$tmp/shipped-$name.log" || { cat "$tmp/shipped-$name.log"; fail "runs/$name.ini"; }
+  grep -q "would be started, [0-9]* steps, [0-9.e+]* cell-updates, about [0-9:]* on this machine" \
+    "$tmp/shipped-$name.log" || { cat "$tmp/shipped-$name.log"; fail "runs/$name.ini"; }
 done
-echo "ok: the study files of runs/ pass --dry-run"
+echo "ok: the study files of runs/ pass --dry-run, which says each run's steps, cell-updates and wall time"
 
 # the steadiness check: a flow rate 1 + t/1000 over the window [20, 100] changes by
 # 0.04/1.04 between the window's halves; a constant one by 0; a short series gives nan
@@ -316,6 +347,11 @@ assert math.isnan(h.halves_drift(t[:22], t[:22], 20, 100)[0])
 tf, cf = np.array([0, 25, 50, 75, 100.0]), np.array([9, 1, 1.5, 2, 3])
 assert h.cfl_halves_drift(tf, cf, 20, 100) == 1.25, h.cfl_halves_drift(tf, cf, 20, 100)
 assert math.isnan(h.cfl_halves_drift(tf[:2], cf[:2], 20, 100))       # one file in the window
-print("ok: the flow rate's and the layer's change between the window's halves")
+# a finished run is not short of its end when 1 % of the window is below dt: its last step
+# (t = 1.2 with dt = 0.3) passes the end time 1 of the window [0.99, 1]; one stopped at 0.6 is
+assert not h.short_of_end(1.2, 0.3, 0.99, 1.0)
+assert not h.short_of_end(1.0 - 1e-8, 0.3, 0.99, 1.0)
+assert h.short_of_end(0.6, 0.3, 0.0, 1.0) and h.short_of_end(0.9, 0.3, 0.99, 1.0)
+print("ok: the flow rate's and the layer's change between the window's halves; short of the end")
 PY
 echo "1 passed, 0 failed"

@@ -197,7 +197,7 @@ START_TEST(read_on_other_process_grids_bitwise)
   long peek_step = -1;
   double peek_time = 0.0;
   char err[256] = "";
-  ck_assert_msg(restart_peek(path, &peek_step, &peek_time, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(restart_peek(path, &peek_step, &peek_time, NULL, err, sizeof err) == 0, "%s", err);
   ck_assert_int_eq(peek_step, step);
   ck_assert(memcmp(&peek_time, &time_stored, sizeof(double)) == 0);
 }

@@ -445,14 +445,15 @@ START_TEST(bodies_csv_rows_and_restart)
       }
     }
     char dir[64] = "/tmp/efsi-test-bodies-XXXXXX", path[128], err[512] = "", lines[16][256];
+    efsi_csv table;
     ck_assert_ptr_nonnull(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/bodies.csv", dir);
 
     /* Restart with no file yet: a new file. */
-    ck_assert_int_eq(bodies_csv_open(dir, 3, err, sizeof err), 0);
-    bodies_csv_write(0, 0.0, 3, rows, kinds);
-    bodies_csv_write(5, 0.1 / 3.0, 3, rows, kinds);
-    bodies_csv_close();
+    ck_assert_int_eq(bodies_csv_open(&table, dir, 3, err, sizeof err), 0);
+    bodies_csv_write(&table, 0, 0.0, 3, rows, kinds);
+    bodies_csv_write(&table, 5, 0.1 / 3.0, 3, rows, kinds);
+    csv_close(&table);
     ck_assert_int_eq(read_lines(path, lines, 16), 7);
     ck_assert_str_eq(lines[0], "id,kind,step,time,x,y,z,u,v,w\n");
     for (int m = 0; m < 3; m++) {
@@ -464,10 +465,10 @@ START_TEST(bodies_csv_rows_and_restart)
     FILE *f = fopen(path, "a");
     fputs("41,rbc,6,0.2,0.5", f);
     fclose(f);
-    ck_assert_int_eq(bodies_csv_open(dir, 0, err, sizeof err), 0);
+    ck_assert_int_eq(bodies_csv_open(&table, dir, 0, err, sizeof err), 0);
     rows[1].x[0] = 0.625;
-    bodies_csv_write(5, 0.5, 3, rows, kinds);
-    bodies_csv_close();
+    bodies_csv_write(&table, 5, 0.5, 3, rows, kinds);
+    csv_close(&table);
     ck_assert_int_eq(read_lines(path, lines, 16), 7);
     for (int m = 0; m < 3; m++) check_row(lines[4 + m], &rows[m], 5, 0.5, kinds[m % 2]);
 
@@ -475,8 +476,8 @@ START_TEST(bodies_csv_rows_and_restart)
     f = fopen(path, "a");
     fputs("41,rbc,6,0.2,0.5", f);
     fclose(f);
-    ck_assert_int_eq(bodies_csv_open(dir, 100, err, sizeof err), 0);
-    bodies_csv_close();
+    ck_assert_int_eq(bodies_csv_open(&table, dir, 100, err, sizeof err), 0);
+    csv_close(&table);
     ck_assert_int_eq(read_lines(path, lines, 16), 7);
     check_row(lines[6], &rows[2], 5, 0.5, kinds[0]);
 
@@ -484,10 +485,10 @@ START_TEST(bodies_csv_rows_and_restart)
     f = fopen(path, "w");
     fputs("step,time\n1,2\n", f);
     fclose(f);
-    ck_assert_int_ne(bodies_csv_open(dir, 1, err, sizeof err), 0);
+    ck_assert_int_ne(bodies_csv_open(&table, dir, 1, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, path));
-    ck_assert_int_eq(bodies_csv_open(dir, -1, err, sizeof err), 0);
-    bodies_csv_close();
+    ck_assert_int_eq(bodies_csv_open(&table, dir, -1, err, sizeof err), 0);
+    csv_close(&table);
     ck_assert_int_eq(read_lines(path, lines, 16), 1);
 
     char temp[160];

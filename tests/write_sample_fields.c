@@ -1,7 +1,8 @@
-/* Helper of test_netcdf_python.sh: writes DIR/fields_00000010.nc the way the driver does
- * (halo exchange and wall layers, then fields_write) for a small case with two materials:
- * u = sin(2 pi x/Lx) on the faces, v = w = 0, p = x + 2y + 3z at the cell centres,
- * phi_rbc = 1/4, phi_wall = 3/4, B = I.  Usage: write_sample_fields DIR */
+/* Helper of test_netcdf_python.sh: writes DIR/fields_00000010.nc (t = 0.5) and
+ * DIR/fields_00000020.nc (t = 1.25) the way the driver does (halo exchange and wall layers,
+ * then fields_write) for a small case with two materials: u = sin(2 pi x/Lx) on the faces,
+ * v = w = 0, p = x + 2y + 3z at the cell centres (+ 1 in the second file), phi_rbc = 1/4,
+ * phi_wall = 3/4, B = I.  Usage: write_sample_fields DIR */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -13,6 +14,14 @@
 #include "decomp/halo.h"
 #include "io/output.h"
 #include "src/state.h"
+
+/* f <- f + a on the owned cells. */
+static void field_axpy_constant(const efsi_grid *g, double *f, double a)
+{
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++)
+      for (int i = 0; i < g->n[0]; i++) f[grid_index(g, i, j, k)] += a;
+}
 
 int main(int argc, char **argv)
 {
@@ -46,11 +55,15 @@ int main(int argc, char **argv)
   double *const velocity[3] = {s.u, s.v, s.w};
   halo_exchange(halo, velocity, 3, 1);
   boundary_velocity(&efsi_cpu_layers, &g, s.u, s.v, s.w, u_wall, 1);
-  s.step = 10;
-  s.time = 0.5;
-  if (output_path(path, sizeof path, argv[1], "fields", s.step))
-    efsi_abort(EFSI_EXIT_INPUT, "directory name too long: %s", argv[1]);
-  state_write_fields(path, &s, &d, "sample");
+  /* two files of a series: steps 10 and 20 at t = 0.5 and 1.25 (p shifted by 1 in the second) */
+  for (int n = 0; n < 2; n++) {
+    s.step = 10 + 10 * n;
+    s.time = n ? 1.25 : 0.5;
+    if (n) field_axpy_constant(&g, s.p, 1.0);
+    if (output_path(path, sizeof path, argv[1], "fields", s.step))
+      efsi_abort(EFSI_EXIT_INPUT, "directory name too long: %s", argv[1]);
+    state_write_fields(path, &s, &d, "sample");
+  }
   halo_free(halo);
   state_free(&s);
   decomp_free(&d);

@@ -128,7 +128,9 @@ class Geometry:
 
 
 def read_fields(path, names):
-    """step, time and the named variables (those present) of a fields file; None if unreadable."""
+    """step, time and the named variables (those present, as (z, y, x) arrays) of a fields
+    file; None if unreadable.  A variable on (time, z, y, x) (the CF time axis of every
+    fields file, docs/output.md) is read at its one time."""
     try:
         with netCDF4.Dataset(path) as nc:
             out = {"step": int(nc.getncattr("step")), "time": float(nc.getncattr("time"))}
@@ -136,7 +138,8 @@ def read_fields(path, names):
                 if n in nc.variables:
                     v = nc[n]
                     v.set_auto_mask(False)
-                    out[n] = np.asarray(v[...], dtype=float)
+                    a = np.asarray(v[...], dtype=float)
+                    out[n] = a[0] if v.dimensions[:1] == ("time",) else a
             return out
     except Exception:
         return None
@@ -348,6 +351,18 @@ def halves_drift(t, v, t0, t1):
     mid = 0.5 * (t0 + last)
     first, second = window_mean(t, v, t0, mid), window_mean(t, v, mid, last)
     return (second / first - 1.0 if first else math.nan), last
+
+
+def short_of_end(t_end, dt_end, t0, t1):
+    """Did a run whose last diagnostics row is at t_end (time step dt_end) stop before its
+    end time t1?  efsi's own end rule (docs/output.md, "efsi --status"): a run is at its end
+    from t1 - 1e-6 dt on, and its last step may pass t1 by almost dt, so neither a row just
+    past t1 nor a dt above 1 % of the window [t0, t1] makes it short.  Without dt (no
+    table), 1 % of the window."""
+    if not np.isfinite(t_end):
+        return False
+    slack = 1e-6 * dt_end if np.isfinite(dt_end) else 0.01 * (t1 - t0)
+    return t_end < t1 - slack
 
 
 def window_mean(t, v, t0, t1):
@@ -794,6 +809,10 @@ def analyse(study_dir, log=print):
             if key == "Q":
                 row["Q_drift"], row["t_last"] = halves_drift(t, v, run.t0, run.t1)
                 row["t0"], row["t1"] = run.t0, run.t1
+                d = run.diag
+                has = d is not None and len(d.get("time", [])) and "dt" in d
+                row["t_end"] = float(d["time"][-1]) if has else row["t_last"]
+                row["dt_end"] = float(d["dt"][-1]) if has else math.nan
             if key == "Ht":
                 row["Ht0"] = at_step0(t, v)
             for ti, vi in zip(t, v):
@@ -962,8 +981,7 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "(plasma run: `%s`)." % (plasma.label if plasma else "missing"))
     w("")
     unsteady = [r for r in summary if np.isfinite(r["Q_drift"]) and abs(r["Q_drift"]) > STEADY_DRIFT]
-    short = [r for r in summary     # the last row more than 1 % of the window before its end
-             if np.isfinite(r["t_last"]) and r["t_last"] < r["t1"] - 0.01 * (r["t1"] - r["t0"])]
+    short = [r for r in summary if short_of_end(r["t_end"], r["dt_end"], r["t0"], r["t1"])]
     if unsteady:
         w("**Not steady.** The lumen flow rate changed by more than %g %% from the first half "
           "of the sampling window to the second in %s: their µ_rel, hematocrits and wall shear "
@@ -984,7 +1002,7 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
         w("")
     if short:
         w("**Runs short of their window's end**: %s." % ", ".join(
-            "%s (to t = %g of %.4g µs)" % (r["label"], r["t_last"], r["t1"]) for r in short))
+            "%s (to t = %g of %.4g µs)" % (r["label"], r["t_end"], r["t1"]) for r in short))
         w("")
     w("**Sources.** Each quantity over time, and where it came from:")
     w("")

@@ -47,7 +47,7 @@ static int replay_folder(const char *dir)
 int main(int argc, char **argv)
 {
   /* an input that sends the NetCDF library into an endless loop: given up after 1 s, not 30 */
-  setenv("EFSI_TEST_PROBE_SECONDS", "1", 0);
+  setenv("EFSI_DEBUG", "probe_seconds=1", 0);
   if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   else MPI_Init(&argc, &argv);
   const char *const kinds[2] = {"corpus", "regressions"};

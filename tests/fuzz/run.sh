@@ -22,7 +22,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=se
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}"
 # a damaged file that sends the NetCDF library into an endless loop: given up after 0.3 s
 # (a sound file of the corpus takes 15 ms)
-export EFSI_TEST_PROBE_SECONDS=0.3
+export EFSI_DEBUG=probe_seconds=0.3
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 cd "$out/findings-$target"
 before=$(find . -maxdepth 1 -type f | wc -l)

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Every command of README.md and the docs' quick examples works as written, so that none can
+# rot: the lines of each fenced ```sh block of README.md, docs/output.md and docs/studies.md
+# (in that order: later examples read what earlier ones wrote) run one by one, and each
+# fenced ```python block runs whole, in a folder that holds the checkout's runs/, tools/ and
+# verify/ and this build as build/; each must end with exit status 0.  The build commands
+# (./quickstart, configure, make) are indented blocks, not fenced: make check itself stands
+# on them.  As every script test, under tests/environment.sh (mpirun as root allowed; the
+# README says what to do as root).  Also: the Python examples run with what ./quickstart
+# installs (xarray.open_mfdataset needs python3-dask).  Skipped (77) without python3's
+# xarray, netCDF4 and matplotlib.
+set -u
+. "$(dirname "$0")/lib.sh"
+srcdir=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+builddir=$(cd "${top_builddir:-.}" && pwd)
+/usr/bin/python3 -c 'import xarray, netCDF4, matplotlib, dask' 2>/dev/null \
+  || { echo "python3 xarray, netCDF4, matplotlib or dask absent: skipped"; exit 77; }
+top=$tmp/top
+mkdir -p "$top"
+for d in runs tools verify; do ln -s "$srcdir/$d" "$top/$d"; done
+ln -s "$builddir" "$top/build"
+failures=0
+ran=0
+
+# blocks FILE LANG: the fenced blocks of that language in FILE, each line prefixed with the
+# block's number ("3<TAB>line")
+blocks() {
+  awk -v lang="$2" '/^```/ { if (inside) { inside = 0 } else if ($0 == "```" lang) { inside = 1; n++ } next }
+                    inside { print n "\t" $0 }' "$1"
+}
+
+for doc in README.md docs/output.md docs/studies.md; do
+  blocks "$srcdir/$doc" sh > "$tmp/sh"
+  blocks "$srcdir/$doc" python > "$tmp/py"
+  [ -s "$tmp/sh" ] || [ -s "$tmp/py" ] || { echo "FAIL: $doc has no fenced example"; failures=$((failures + 1)); }
+  while IFS="$(printf '\t')" read -r n line; do
+    case $line in ''|'#'*) continue ;; esac
+    ran=$((ran + 1))
+    if (cd "$top" && sh -c "$line") < /dev/null > "$tmp/out" 2>&1; then
+      echo "ok: $doc: $line"
+    else
+      echo "FAIL: $doc, block $n: $line"; tail -n 15 "$tmp/out"; failures=$((failures + 1))
+    fi
+  done < "$tmp/sh"
+  for n in $(cut -f1 "$tmp/py" | sort -un); do
+    awk -F '\t' -v n="$n" '$1 == n { sub(/^[0-9]+\t/, ""); print }' "$tmp/py" > "$tmp/block.py"
+    ran=$((ran + 1))
+    if (cd "$top" && /usr/bin/python3 "$tmp/block.py") < /dev/null > "$tmp/out" 2>&1; then
+      echo "ok: $doc: python block $n"; sed 's/^/    /' "$tmp/out" | tail -n 5
+    else
+      echo "FAIL: $doc, python block $n:"; tail -n 15 "$tmp/out"; failures=$((failures + 1))
+    fi
+  done
+done
+echo "$ran examples, $failures failed"
+[ "$ran" -ge 12 ] || { echo "FAIL: only $ran examples found"; exit 1; }
+[ $failures -eq 0 ]
