@@ -1,8 +1,10 @@
-/* The conservative transport of a volume fraction on the GPU, out = -div(a f) (formulas in
- * stencils/weno5.h).  Another algorithm than the CPU's (stencils/transport.c), because a
- * thread per cell would compute each face twice and make every warp pay for THINC's
- * exponentials where one cell needs them: here each face's WENO5 flux once, THINC's over it
- * for a list of the interface cells only, then each cell's difference of its faces. */
+/* The step's update of a volume fraction on the GPU, next = f - dt div(a f) (formulas in
+ * stencils/weno5.h; phi_advance, stencils/kernel_list.h).  Another algorithm than the CPU's
+ * (stencils/transport.c), because a thread per cell would compute each face twice and make
+ * every warp pay for THINC's exponentials where one cell needs them: here each face's WENO5
+ * flux once, THINC's over it for a list of the interface cells only, then each cell's
+ * difference of its faces and the update.  The fluxes and the list live in four arrays the
+ * caller lends (the solver's stress arrays, free while the solid moves). */
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
@@ -66,9 +68,9 @@ __global__ void thinc_fluxes_kernel(weno5_stencil_t st, const double *f, const d
   }
 }
 
-void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
-                                       const double *v, const double *w, double thinc_beta,
-                                       double dt, double *out, efsi_scratch *scratch)
+void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, const double *v,
+                      const double *w, double thinc_beta, double dt, double *next,
+                      double *const work[4], efsi_scratch *scratch)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
@@ -77,9 +79,8 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
    * fluxes on the faces of the owned cells, one direction at a time; with THINC, the
    * interface cells of the owned cells and their face neighbours listed and their faces'
    * fluxes overwritten (full warps: only listed cells pay for THINC's exponentials); then
-   * each cell's difference of its faces' fluxes. */
-  double *flux_x = (double *)scratch_work(scratch, transport_scratch_bytes(g, thinc_beta > 0));
-  double *flux_y = flux_x + g->size, *flux_z = flux_y + g->size;
+   * each cell's difference of its faces' fluxes, and the update f + dt rate. */
+  double *flux_x = work[0], *flux_y = work[1], *flux_z = work[2];
   double *const flux[3] = {flux_x, flux_y, flux_z};
   const double *const a[3] = {u, v, w};
   for (int d = 0; d < 3; d++) {
@@ -88,29 +89,31 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
     const ptrdiff_t s = st.s[d];
     double *fd = flux[d];
     const double *ad = a[d];
-    for_box(g, lo, face_hi, "advection_weno5_fluxes",
+    for_box(g, lo, face_hi, "phi_advance_fluxes",
             [=] __device__(ptrdiff_t q) { fd[q] = weno5_flux(f, ad, q, s); });
   }
   if (thinc_beta > 0) {
     const int wide_lo[3] = {-1, -1, -1}, wide_hi[3] = {g->n[0] + 1, g->n[1] + 1, g->n[2] + 1};
-    /* after the fluxes: the list, then its length */
-    ptrdiff_t *list = (ptrdiff_t *)(flux_z + g->size);
-    int *count = (int *)(list + g->size);
+    /* the list in the fourth array (a point index a double's place), its length in the
+     * scratch */
+    static_assert(sizeof(ptrdiff_t) == sizeof(double), "one index in a double's place");
+    ptrdiff_t *list = (ptrdiff_t *)work[3];
+    int *count = (int *)scratch_work(scratch, sizeof(int));
     cudaStream_t stream = cuda_compute_stream();
     CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
     const int ni = wide_hi[0] - wide_lo[0], nj = wide_hi[1] - wide_lo[1];
     thinc_list_kernel<<<cuda_box_grid(ni, nj, wide_hi[2] - wide_lo[2]),
                         dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0, stream>>>(
         ni, nj, grid_index(g, -1, -1, -1), g->stride[1], g->stride[2], f, list, count);
-    cuda_launched("advection_thinc_list");
+    cuda_launched("phi_advance_thinc_list");
     /* enough threads for every item where the GPU holds them all at once: 2048 resident
      * threads a multiprocessor, 128 a block */
     thinc_fluxes_kernel<<<16 * cuda_multiprocessors(), 128, 0, stream>>>(
         st, f, u, v, w, list, count, g->n[0], g->n[1], g->n[2], thinc_beta, dt, flux_x, flux_y,
         flux_z);
-    cuda_launched("advection_thinc_fluxes");
+    cuda_launched("phi_advance_thinc_fluxes");
   }
-  for_box(g, lo, hi, "advection_flux_divergence", [=] __device__(ptrdiff_t p) {
-    out[p] = flux_divergence_at(&st, flux_x, flux_y, flux_z, p);
+  for_box(g, lo, hi, "phi_advance_update", [=] __device__(ptrdiff_t p) {
+    next[p] = axpy_at(f[p], dt, flux_divergence_at(&st, flux_x, flux_y, flux_z, p));
   });
 }
