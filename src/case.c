@@ -39,7 +39,7 @@ efsi_memory case_memory(const efsi_case *cs, const efsi_grid *g, const efsi_deco
   m.state = cs->state_arrays * field;
   m.solver = cs->solver_arrays * field;
   size_t work, staging;
-  kernel_scratch_bytes(g, cs->gpu, cs->thinc, &work, &staging);
+  kernel_scratch_bytes(g, cs->gpu, &work, &staging);
   m.scratch = (double)work;
   m.halo = (double)halo_bytes(g, d, cs->exchanged_arrays);
   if (cs->smac)

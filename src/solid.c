@@ -1,24 +1,33 @@
 /* Transport of the solid's volume fractions and left Cauchy-Green tensor (see solid.h). */
 #include "src/solid.h"
 
-#include "stencils/location.h"
-
 void solid_transport(efsi_solver *sv, efsi_state *s)
 {
   if (s->nmat == 0) return;
   const efsi_grid *g = &s->grid;
   const efsi_config *c = sv->cs->config;
   const double dt = sv->dt, thinc_beta = sv->cs->thinc ? c->thinc_steepness : 0.0;
-  double *const *b_rate = sv->stress;   /* free once v* is formed */
+  /* the stress is spent once v* is formed: work[] lends the GPU's transport its face
+   * fluxes, then takes B^{N+1} */
+  double *const lent[4] = {sv->work[0], sv->work[1], sv->work[2], sv->work[3]};
   /* volume fractions in conservative form: each material's volume is kept to round-off */
   for (int m = 0; m < s->nmat; m++)
-    RUN(sv, advection_weno5_conservative, g, s->phi[m], s->u, s->v, s->w, thinc_beta, dt,
-        sv->phi_rate[m], &sv->scratch);
-  for (int t = 0; t < 6; t++)
-    RUN(sv, advection_weno5, g, LOC_CENTRE, s->b[t], s->u, s->v, s->w, b_rate[t]);
-  for (int m = 0; m < s->nmat; m++) RUN(sv, field_axpy, g, dt, sv->phi_rate[m], s->phi[m]);
-  /* the Oldroyd rate, the update of B and the fluid treatment in one pass (the treatment
-   * reads the new phi) */
-  RUN(sv, oldroyd_update, g, s->nmat, s->phi, dt, SOLID_INTERFACE_KAPPA, s->u, s->v, s->w,
-      b_rate, s->b);
+    RUN(sv, phi_advance, g, s->phi[m], s->u, s->v, s->w, thinc_beta, dt, sv->phi_next[m], lent,
+        &sv->scratch);
+  /* B's advection, the Oldroyd rate, the update and the fluid treatment in one pass (the
+   * treatment reads the new phi) */
+  RUN(sv, b_advance, g, s->nmat, sv->phi_next, dt, SOLID_INTERFACE_KAPPA, s->u, s->v, s->w,
+      s->b, sv->work);
+  /* the new phi and B become the state's; the old arrays are the solver's */
+  for (int m = 0; m < s->nmat; m++) {
+    double *const old = s->phi[m];
+    s->phi[m] = sv->phi_next[m];
+    sv->phi_next[m] = old;
+  }
+  for (int t = 0; t < 6; t++) {
+    double *const old = s->b[t];
+    s->b[t] = sv->work[t];
+    sv->work[t] = old;
+  }
+  solver_projection_arrays(sv);
 }

@@ -10,8 +10,9 @@
 
 /* Owned cells of phi and B advance from the velocity and halos of s (valid to width 3,
  * edges included).  phi is carried with WENO5 face values, or THINC ones in its interface
- * cells (solid.phi_transport = thinc, with solid.thinc_steepness).  The solver's
- * phi_rate[m] and stress arrays hold the rates.  Nothing to do without a solid. */
+ * cells (solid.phi_transport = thinc, with solid.thinc_steepness).  The new phi and B are
+ * formed in the solver's phi_next[m] and work[] arrays, which then change places with the
+ * state's (as v* does with the velocity).  Nothing to do without a solid. */
 void solid_transport(efsi_solver *sv, efsi_state *s);
 
 #endif

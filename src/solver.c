@@ -36,10 +36,11 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
 #define SOLVER_ALLOC(array) sv->array = backend_field_alloc(b, g);
   SOLVER_ARRAYS(SOLVER_ALLOC)
 #undef SOLVER_ALLOC
-  for (int m = 0; m < cs->nmat; m++) sv->phi_rate[m] = backend_field_alloc(b, g);
+  for (int m = 0; m < cs->nmat; m++) sv->phi_next[m] = backend_field_alloc(b, g);
+  solver_projection_arrays(sv);
   sv->scratch = scratch_of(b->gpu);
   size_t work, staging;
-  kernel_scratch_bytes(g, b->gpu, cs->thinc, &work, &staging);
+  kernel_scratch_bytes(g, b->gpu, &work, &staging);
   scratch_reserve(&sv->scratch, work, staging);
   /* one message per face carries the velocity, every phi_m and B, by the path the backend
    * planned for it (performance.halo_path) */
@@ -57,7 +58,7 @@ void solver_free(efsi_solver *sv)
   SOLVER_ARRAYS(SOLVER_RELEASE)
 #undef SOLVER_RELEASE
   for (int m = 0; m < EFSI_MAX_MATERIALS; m++)
-    if (sv->phi_rate[m]) backend_field_free(b, sv->phi_rate[m]);
+    if (sv->phi_next[m]) backend_field_free(b, sv->phi_next[m]);
   scratch_free(&sv->scratch);
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) b->poisson->free(sv->poisson);
@@ -69,6 +70,12 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
   const double factor = c->wall_omega != 0.0 ? sin(c->wall_omega * t) : 1.0;
   for (int d = 0; d < 3; d++)
     for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
+}
+
+void solver_projection_arrays(efsi_solver *sv)
+{
+  sv->div = sv->work[0];
+  sv->dp = sv->work[1];
 }
 
 int acm_parameters(double A1, double A2, double A3, double B1, double B2, double *a, double *b)
@@ -95,10 +102,12 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
 }
 
 /* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
- * in the rate arrays, so that v^N stays for the solid's transport.  The kernels read up to
- * three cells around the box (WENO5; the stress is formed on the box and one layer around
- * it, where neighbouring boxes form the same values). */
-static void momentum_predictor(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3])
+ * in the rate arrays, so that v^N stays for the solid's transport: the stress of level N,
+ * viscous and G_m phi_m^N dev(B^N), in work[] (phi_next[0] holds sum G_m phi_m meanwhile),
+ * then v* in one pass per component.  The kernels read up to three cells around the box
+ * (WENO5; the stress is formed on the box and one layer around it, where neighbouring
+ * boxes form the same values). */
+static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3])
 {
   efsi_grid view;
   ptrdiff_t sh;
@@ -106,26 +115,19 @@ static void momentum_predictor(efsi_solver *sv, efsi_state *s, const int lo[3], 
   const efsi_grid *g = &view;
   const efsi_config *c = sv->cs->config;
   const double body = c->drive_mode == DRIVE_FLOWRATE ? 0.0 : c->pressure_gradient;
-  double *const vel[3] = {s->u + sh, s->v + sh, s->w + sh};
-  double *const rate[3] = {sv->fu + sh, sv->fv + sh, sv->fw + sh};
   double *stress[6], *b[6], *phi[EFSI_MAX_MATERIALS];
   for (int t = 0; t < 6; t++) {
-    stress[t] = sv->stress[t] + sh;
+    stress[t] = sv->work[t] + sh;
     b[t] = s->nmat > 0 ? s->b[t] + sh : NULL;
   }
   for (int m = 0; m < s->nmat; m++) phi[m] = s->phi[m] + sh;
-
-  for (int comp = 0; comp < 3; comp++)
-    RUN(sv, advection_weno5, g, LOC_FACE_X + comp, vel[comp], vel[0], vel[1], vel[2], rate[comp]);
-  /* the stress of level N: viscous, and G_m phi_m^N dev(B^N) (dp holds sum G_m phi_m) */
-  RUN(sv, stress_viscous, g, c->viscosity, vel[0], vel[1], vel[2], stress);
-  if (s->nmat > 0)
-    RUN(sv, solid_stress_add, g, s->nmat, sv->cs->materials.modulus, phi, b, stress, sv->dp + sh);
-  RUN(sv, stress_divergence_add, g, 1.0 / c->density, stress, rate[0], rate[1], rate[2]);
-  for (int comp = 0; comp < 3; comp++)
-    RUN(sv, velocity_update, g, comp, sv->dt, comp == 0 ? body / c->density : 0.0, vel[comp],
-        rate[comp]);
-  RUN(sv, gradient_add, g, -sv->dt / c->density, s->p + sh, rate[0], rate[1], rate[2]);
+  double *const gphi = s->nmat > 0 ? sv->phi_next[0] + sh : NULL;
+  if (s->nmat > 0) RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.modulus, phi, gphi);
+  RUN(sv, stress_total, g, c->viscosity, s->nmat, b, s->u + sh, s->v + sh, s->w + sh, gphi,
+      stress);
+  RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
+      -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, sv->fu + sh,
+      sv->fv + sh, sv->fw + sh);
 }
 
 /* v* becomes the state's velocity; v^N's arrays hold the next step's rates. */
@@ -158,19 +160,15 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
 }
 
 /* The step's one global reduction: the sums of D*, its Laplacian, p^N's and u's (SMAC: D*,
- * D*^2, p and u only), as double-double pairs, the same bits on any process grid; one pair
+ * D*^2, p and u only; acm_sums forms the Laplacians), as double-double pairs, the same bits on any process grid; one pair
  * more carries the ranks' stop votes (src/stop.h), so a stop needs no collective of its
  * own.  Returns nonzero when the sums are not finite or past 1e150, a blow-up on its way
  * (their products in acm_parameters would overflow before anything is non-finite). */
 static int global_sums(efsi_solver *sv, efsi_state *s, double sums[SUM_COUNT])
 {
   const efsi_grid *g = &s->grid;
-  if (!sv->cs->smac) {
-    RUN(sv, laplacian, g, sv->div, sv->lap_div);
-    RUN(sv, laplacian, g, s->p, sv->lap_p);
-  }
   double pairs[2 * (SUM_COUNT + 1)];
-  RUN(sv, acm_sums, g, sv->div, sv->lap_div, s->p, sv->lap_p, s->u, &sv->scratch, pairs);
+  RUN(sv, acm_sums, g, !sv->cs->smac, sv->div, s->p, s->u, &sv->scratch, pairs);
   pairs[2 * SUM_COUNT] = sv->stop_vote;
   pairs[2 * SUM_COUNT + 1] = 0;
   if (sv->cs->config->sync_timers) {   /* the waiting for the slowest rank, apart */
@@ -233,8 +231,7 @@ static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_C
   const double noise = 1e-14 * (sums[SUM_ABS_P] + (b * sums[SUM_ABS_P] + a * sums[SUM_ABS_D]) / dt)
                      / cells;
   info->mean_p = fabs(mean_p) > noise ? mean_p : 0.0;
-  RUN(sv, pressure_increment, g, 1, a / dt, b / dt, s->p, sv->div, sv->dp);
-  RUN(sv, pressure_update, g, 1, info->mean_p, sv->dp, s->p);
+  RUN(sv, pressure_advance, g, 1, a / dt, b / dt, info->mean_p, s->p, sv->div, sv->dp);
 }
 
 /* SMAC: lap dp = D* / dt exactly (the backend's Poisson solver; D* becomes the right-hand
@@ -254,7 +251,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   const efsi_config *c = sv->cs->config;
   memset(&sv->info, 0, sizeof sv->info);
   /* v*, on the interior first while the state's halos arrive (performance.overlap) */
-  exchange_state_around(sv, s, momentum_predictor);
+  exchange_state_around(sv, s, momentum);
   /* phi^{N+1} and B^{N+1} with v^N, while v* is exchanged (width 2) */
   exchange_velocity_start(sv);
   solid_transport(sv, s);

@@ -25,15 +25,15 @@ typedef struct {
   int degenerate;            /* 1 when A2 = 0: dp = 0 for the step */
 } efsi_step_info;
 
-/* The solver's work arrays, each a field of the block; with phi_rate[m] for each material
+/* The solver's work arrays, each a field of the block; with phi_next[m] for each material
  * they are all it allocates besides its scratch (solver_array_count; src/case.c counts
- * them for the memory estimate). */
+ * them for the memory estimate).  The six of work[] hold one thing after another in a
+ * step: the stress of level N while v* is formed; the GPU's face fluxes of phi, then B^{N+1}
+ * while the solid moves (B^{N+1} becomes the state's B, and B^N's arrays become work[]);
+ * D* and dp in the projection. */
 #define SOLVER_ARRAYS(X)                                                                  \
   X(fu) X(fv) X(fw)                    /* v* (the momentum's rate arrays) */              \
-  X(stress[0]) X(stress[1]) X(stress[2]) X(stress[3]) X(stress[4]) X(stress[5])          \
-  X(div)                               /* D* = rho div v* */                             \
-  X(lap_div) X(lap_p)                  /* compact Laplacians of D* and p (ACM) */         \
-  X(dp)                                /* dp; sum_m G_m phi_m while the stress is formed */
+  X(work[0]) X(work[1]) X(work[2]) X(work[3]) X(work[4]) X(work[5])
 #define SOLVER_COUNT_ONE(array) +1
 static inline int solver_array_count(int nmat) { return (0 SOLVER_ARRAYS(SOLVER_COUNT_ONE)) + nmat; }
 
@@ -46,12 +46,13 @@ typedef struct efsi_solver {
   efsi_halo *halo;
   void *poisson;                 /* SMAC: the backend's Poisson solver (backend.h) */
   double dt;
-  double *fu, *fv, *fw;          /* momentum right-hand side, then v* */
-  double *stress[6];             /* sxx, syy, szz at centres; sxy, sxz, syz on edges */
-  double *div;                   /* D* = rho div v* */
-  double *lap_div, *lap_p;       /* compact Laplacians of D* and p */
-  double *dp;                    /* pressure increment; sum_m G_m phi_m while the stress is formed */
-  double *phi_rate[EFSI_MAX_MATERIALS];  /* -div(v phi_m) (the rate of B uses stress[]) */
+  double *fu, *fv, *fw;          /* v* */
+  double *work[6];               /* the stress (sxx, syy, szz at centres; sxy, sxz, syz on
+                                    edges), then B^{N+1}, then D* and dp (SOLVER_ARRAYS) */
+  double *div, *dp;              /* D* = rho div v* and the pressure increment: work[0] and
+                                    work[1] (and the diagnostics' divergence between steps) */
+  double *phi_next[EFSI_MAX_MATERIALS];  /* phi_m^{N+1} until it becomes the state's; the
+                                    first holds sum_m G_m phi_m while the stress is formed */
   efsi_scratch scratch;          /* the kernels' scratch, reserved at creation */
   efsi_step_info info;
   efsi_timers timers;
@@ -71,6 +72,10 @@ typedef struct efsi_solver {
 void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const efsi_grid *g,
                    double dt, const efsi_backend *b);
 void solver_free(efsi_solver *sv);
+
+/* div and dp pointed at the work arrays they use, work[0] and work[1]: at creation, and
+ * whenever work[] changes hands (src/solid.c). */
+void solver_projection_arrays(efsi_solver *sv);
 
 /* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */
 void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);

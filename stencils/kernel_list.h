@@ -27,6 +27,7 @@
 #include "base/device.h"
 #include "base/grid.h"
 #include "base/tracer.h"
+#include "stencils/momentum.h"
 #include "stencils/oldroyd.h"
 #include "stencils/operators.h"
 #include "stencils/projection.h"
@@ -48,56 +49,50 @@ enum {
 };
 
 #define EFSI_KERNEL_LIST(X)                                                                   \
-  /* advection (weno5.h) */                                                                  \
-  X(advection_weno5, KERNEL_FAMILY_ADVECTION, ADVECTION_FLOPS, 5, 0, void,                   \
-    (const efsi_grid *g, int loc, const double *f, const double *u, const double *v,         \
-     const double *w, double *out))                                                          \
-  X(advection_weno5_conservative, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS, 5,  \
+  /* the momentum: the stress of level N (stress.h), then v* in one pass per component     \
+   * (momentum.h) */                                                                         \
+  X(modulus_sum, KERNEL_FAMILY_STRESS, MODULUS_SUM_FLOPS(nmat), MODULUS_SUM_ARRAYS(nmat), 0, \
+    void, (const efsi_grid *g, int nmat, const double *modulus, double *const phi[],         \
+           double *gphi))                                                                    \
+  X(stress_total, KERNEL_FAMILY_STRESS, STRESS_TOTAL_FLOPS(nmat), STRESS_TOTAL_ARRAYS(nmat), \
     0, void,                                                                                 \
+    (const efsi_grid *g, double mu, int nmat, double *const b[6], const double *u,           \
+     const double *v, const double *w, const double *gphi, double *const s[6]))              \
+  X(momentum_predictor, KERNEL_FAMILY_ADVECTION, MOMENTUM_FLOPS, 24, 0, void,                \
+    (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
+     double *const s[6], const double *p, const double *u, const double *v, const double *w, \
+     double *fu, double *fv, double *fw))                                                    \
+  /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                \
+   * cuda/transport.cu), then B^{N+1} (oldroyd.h; oldroyd.c, cuda/oldroyd.cu) */             \
+  X(phi_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS + AXPY_FLOPS, 5, 0,    \
+    void,                                                                                    \
     (const efsi_grid *g, const double *f, const double *u, const double *v, const double *w, \
-     double thinc_beta, double dt, double *out, efsi_scratch *scratch))                      \
-  /* stress (stress.h, solid_stress.h) */                                                    \
-  X(stress_viscous, KERNEL_FAMILY_STRESS, STRESS_VISCOUS_FLOPS, 9, 0, void,                  \
-    (const efsi_grid *g, double mu, const double *u, const double *v, const double *w,       \
-     double *const s[6]))                                                                    \
-  X(solid_stress_add, KERNEL_FAMILY_STRESS, SOLID_STRESS_FLOPS(nmat), 20 + nmat, 0, void,    \
-    (const efsi_grid *g, int nmat, const double *modulus, double *const phi[],               \
-     double *const b[6], double *const s[6], double *gphi))                                  \
-  X(stress_divergence_add, KERNEL_FAMILY_DIVERGENCE, STRESS_DIVERGENCE_FLOPS, 15, 0, void,   \
-    (const efsi_grid *g, double inv_rho, double *const s[6], double *fu, double *fv,         \
-     double *fw))                                                                            \
-  /* compact operators (operators.h) */                                                      \
+     double thinc_beta, double dt, double *next, double *const work[4],                      \
+     efsi_scratch *scratch))                                                                 \
+  X(b_advance, KERNEL_FAMILY_OLDROYD, B_ADVANCE_FLOPS(nmat), 15 + nmat, 0, void,             \
+    (const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,             \
+     const double *u, const double *v, const double *w, double *const b[6],                  \
+     double *const next[6]))                                                                 \
+  /* the projection (operators.h, projection.h) */                                          \
   X(divergence, KERNEL_FAMILY_PROJECTION, DIVERGENCE_FLOPS, 4, 0, void,                      \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \
      double *out))                                                                           \
-  X(laplacian, KERNEL_FAMILY_PROJECTION, LAPLACIAN_FLOPS, 2, 0, void,                        \
-    (const efsi_grid *g, const double *f, double *out))                                      \
-  X(gradient_add, KERNEL_FAMILY_PROJECTION, GRADIENT_FLOPS, 9, 0, void,                      \
+  X(gradient_add, KERNEL_FAMILY_PROJECTION, GRADIENT_FLOPS, 7, 0, void,                      \
     (const efsi_grid *g, double scale, const double *p, double *u, double *v, double *w))    \
-  /* point-wise updates (projection.h) */                                                    \
-  X(velocity_update, KERNEL_FAMILY_DIVERGENCE, VELOCITY_UPDATE_FLOPS, 3, 0, void,            \
-    (const efsi_grid *g, int c, double dt, double body, const double *f, double *rate))      \
   X(velocity_shift, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                 \
     (const efsi_grid *g, int c, double shift, double *f))                                    \
-  X(pressure_increment, KERNEL_FAMILY_PROJECTION, PRESSURE_INCREMENT_FLOPS, 3, 0, void,      \
-    (const efsi_grid *g, int width, double a_over_dt, double b_over_dt, const double *p,     \
-     const double *div, double *dp))                                                         \
+  X(pressure_advance, KERNEL_FAMILY_PROJECTION,                                              \
+    PRESSURE_INCREMENT_FLOPS + PRESSURE_UPDATE_FLOPS, 4, 0, void,                            \
+    (const efsi_grid *g, int width, double a_over_dt, double b_over_dt, double shift,        \
+     double *p, const double *div, double *dp))                                              \
   X(pressure_update, KERNEL_FAMILY_PROJECTION, PRESSURE_UPDATE_FLOPS, 3, 0, void,            \
     (const efsi_grid *g, int width, double shift, const double *dp, double *p))              \
-  X(field_axpy, KERNEL_FAMILY_OLDROYD, AXPY_FLOPS, 3, 0, void,                               \
-    (const efsi_grid *g, double c, const double *r, double *f))                              \
   X(field_scale, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                    \
     (const efsi_grid *g, double c, double *f))                                               \
-  /* the solid (oldroyd.h) */                                                                \
-  X(oldroyd_update, KERNEL_FAMILY_OLDROYD, OLDROYD_UPDATE_FLOPS(nmat), 21 + nmat, 0, void,   \
-    (const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,             \
-     const double *u, const double *v, const double *w, double *const rate[6],               \
-     double *const b[6]))                                                                    \
   /* reductions (reductions.h): the results on the host */                                  \
-  X(acm_sums, KERNEL_FAMILY_PROJECTION, ACM_SUMS_FLOPS, 5, 0, void,                          \
-    (const efsi_grid *g, const double *div, const double *lap_div, const double *p,          \
-     const double *lap_p, const double *u, efsi_scratch *scratch,                            \
-     double sums[2 * SUM_COUNT]))                                                            \
+  X(acm_sums, KERNEL_FAMILY_PROJECTION, ACM_SUMS_FLOPS, 3, 0, void,                          \
+    (const efsi_grid *g, int laplacians, const double *div, const double *p, const double *u, \
+     efsi_scratch *scratch, double sums[2 * SUM_COUNT]))                                     \
   X(flow_norms, KERNEL_FAMILY_DIAGNOSTICS, 0, 4, 1e-13, void,                                \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \
      const double *div, efsi_scratch *scratch, double out[FLOW_COUNT]))                      \
@@ -151,12 +146,11 @@ double kernel_flops(int id, int nmat);
 double kernel_arrays(int id, int nmat);
 
 /* The scratch the kernels ask of their caller on grid g (efsi_scratch, base/device.h),
- * which the solver reserves once and efsi --check counts: the GPU's transport its face
- * fluxes, with THINC (thinc 1) also the list of interface cells; the reductions their
- * per-plane partials, on the GPU the faces of a wall too, in work and in staging memory. */
-size_t transport_scratch_bytes(const efsi_grid *g, int thinc);
-void kernel_scratch_bytes(const efsi_grid *g, int gpu, int thinc, size_t *work,
-                          size_t *staging);
+ * which the solver reserves once and efsi --check counts: the reductions their per-plane
+ * partials, on the GPU the faces of a wall too, in work and in staging memory (the GPU's
+ * transport of phi works in arrays the caller lends, and keeps the length of its list of
+ * interface cells in the work memory). */
+void kernel_scratch_bytes(const efsi_grid *g, int gpu, size_t *work, size_t *staging);
 
 #ifdef __cplusplus
 }

@@ -39,14 +39,7 @@ double kernel_arrays(int id, int nmat)
   return 0.0;
 }
 
-size_t transport_scratch_bytes(const efsi_grid *g, int thinc)
-{
-  /* three face fluxes; THINC's list of cells (one index a point) and its length */
-  return (3 * g->size + (thinc ? g->size + 1 : 0)) * sizeof(double);
-}
-
-void kernel_scratch_bytes(const efsi_grid *g, int gpu, int thinc, size_t *work,
-                          size_t *staging)
+void kernel_scratch_bytes(const efsi_grid *g, int gpu, size_t *work, size_t *staging)
 {
   _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
                  && 2 * SUM_COUNT >= LUMEN_COUNT, "the ACM's pairs are the most partials");
@@ -54,6 +47,5 @@ void kernel_scratch_bytes(const efsi_grid *g, int gpu, int thinc, size_t *work,
   const int across = g->n[1] > g->n[2] ? g->n[1] : g->n[2];
   const size_t wall_faces = gpu ? (size_t)g->n[0] * across * sizeof(double) : 0;
   *work = planes > wall_faces ? planes : wall_faces;
-  if (gpu && transport_scratch_bytes(g, thinc) > *work) *work = transport_scratch_bytes(g, thinc);
-  *staging = gpu ? (planes > wall_faces ? planes : wall_faces) : 0;
+  *staging = gpu ? *work : 0;
 }

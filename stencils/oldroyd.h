@@ -12,29 +12,9 @@
 #include "base/grid.h"
 #include "base/portable.h"
 #include "base/tensor.h"
+#include "stencils/symmetric.h"
 #include "stencils/velocity_gradient.h"
-
-/* A symmetric tensor at one point (B, or its rate), its components named as in
- * base/tensor.h.  A struct, not an array: GCC keeps a struct's members in registers inside a
- * vectorised point loop, where a local array stays in memory and stops the vectoriser. */
-typedef struct { double xx, yy, zz, xy, xz, yz; } sym_tensor_t;
-
-/* B at p from the six arrays b[TXX..TYZ]; stored back by sym_store. */
-EFSI_POINT sym_tensor_t sym_load(double *const b[6], ptrdiff_t p)
-{
-  sym_tensor_t t = {b[TXX][p], b[TYY][p], b[TZZ][p], b[TXY][p], b[TXZ][p], b[TYZ][p]};
-  return t;
-}
-
-EFSI_POINT void sym_store(double *const b[6], ptrdiff_t p, sym_tensor_t t)
-{
-  b[TXX][p] = t.xx;
-  b[TYY][p] = t.yy;
-  b[TZZ][p] = t.zz;
-  b[TXY][p] = t.xy;
-  b[TXZ][p] = t.xz;
-  b[TYZ][p] = t.yz;
-}
+#include "stencils/weno5.h"
 
 /* The Oldroyd rate L.B + B.L^T at one point from L and B: with M = L.B,
  * L.B + B.L^T = M + M^T because B is symmetric. */
@@ -131,13 +111,27 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
                            double kappa, const double *restrict u, const double *restrict v,
                            const double *restrict w, double *const b[6]);
 
-/* oldroyd_update (stencils/kernel_list.h): The whole update of B in one pass over the cells (the fused form of the three above,
- * the same arithmetic in the same order):
+/* The update of B in one pass over the cells (the fused form of the three above, the same
+ * arithmetic in the same order):
  *   B <- f (B + dt (rate + L.B + B.L^T)) + (1 - f) I,  f of solid_fluid_treatment,
- * where rate holds -v.grad B (WENO5) on entry and phi the new volume fractions.  Reads B,
- * rate, phi and u, v, w once, writes B once, where the separate kernels stream B four
- * times.  Halo needed: u, v, w width 1.  Operations: those of the three kernels,
+ * where rate holds -v.grad B (WENO5) on entry and phi the new volume fractions.  Halo
+ * needed: u, v, w width 1.  Operations: those of the three kernels,
  * OLDROYD_FLOPS + 12 + SOLID_TREATMENT_FLOPS(nmat) (L is formed in the strain-rate loop
- * and again in the update loop, which keeps the square root out of the long loop). */
+ * and again in the update loop, which keeps the square root out of the long loop).  The
+ * reference of b_advance, for the tests (stencils/reference.h). */
+void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
+                    const double *restrict u, const double *restrict v,
+                    const double *restrict w, double *const rate[6], double *const b[6]);
+
+/* b_advance (stencils/kernel_list.h): the transport of B in one pass over the cells,
+ *   next = f (B + dt (-v.grad B + L.B + B.L^T)) + (1 - f) I,  f of solid_fluid_treatment,
+ * B^N in b, B^{N+1} into next (other arrays: B's neighbours are read), phi the new volume
+ * fractions: the WENO5 advection of the six components (advection_with, the advecting
+ * velocity of the cell centre formed once for the six), then oldroyd_update's arithmetic,
+ * so the bits are those of six advection_weno5 and oldroyd_update.  Halo needed: B width 3,
+ * u, v, w width 1.  Values streamed per owned cell: u, v, w, the six B and the nmat phi
+ * read, the six of next written: 15 + nmat (the separate kernels streamed 52 + nmat). */
+#define B_ADVANCE_FLOPS(nmat) \
+  (ADVECTING_FLOPS + 6.0 * ADVECTION_WITH_FLOPS + OLDROYD_UPDATE_FLOPS(nmat))
 
 #endif

@@ -59,11 +59,14 @@ EFSI_POINT double laplacian_at(const double *restrict f, ptrdiff_t p, const ptrd
 /* divergence (stencils/kernel_list.h): out = scale div (u, v, w) on the cells of g (owned cells; a view of g widened by one layer
  * gives the first halo layer too).  Halo needed: u, v, w one layer beyond the high side. */
 
-/* laplacian (stencils/kernel_list.h): out = compact 7-point Laplacian of f on owned cells.  Halo needed: f width 1 (at walls the
- * caller fills it by even reflection, which makes the wall flux zero). */
+/* The Laplacian is formed where it is used, inside the ACM's sums (reductions.h:
+ * acm_terms); at walls the caller fills the halo of f by even reflection, which makes the
+ * wall flux zero. */
 
-/* gradient_add (stencils/kernel_list.h): (u, v, w) += scale * grad p at the updated face points of each component (location.h);
- * wall faces are left untouched.  Halo needed: p width 1 on the low side. */
+/* gradient_add (stencils/kernel_list.h): (u, v, w) += scale * grad p at the updated face
+ * points of each component (location.h), the three in one pass where all are updated
+ * (location_common); wall faces are left untouched.  Halo needed: p width 1 on the low
+ * side.  Values streamed per owned cell: p read, u, v, w updated: 7. */
 
 /* The faces of direction d that gradient_add updates, into lo, hi; *c = scale / h_d; returns
  * the stride from a face to the cell below it. */

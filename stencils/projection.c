@@ -4,14 +4,6 @@
 #include "stencils/location.h"
 #include "stencils/loop.h"
 
-void KERNEL(velocity_update)(const efsi_grid *g, int c, double dt, double body,
-                             const double *restrict f, double *restrict rate)
-{
-  int lo[3], hi[3];
-  location_range(g, LOC_FACE_X + c, lo, hi);
-  FOR_BOX(g, lo, hi, p, rate[p] = velocity_update_at(f[p], dt, rate[p], body));
-}
-
 void KERNEL(velocity_shift)(const efsi_grid *g, int c, double shift, double *restrict f)
 {
   int lo[3], hi[3];
@@ -19,13 +11,16 @@ void KERNEL(velocity_shift)(const efsi_grid *g, int c, double shift, double *res
   FOR_BOX(g, lo, hi, p, f[p] += shift);
 }
 
-void KERNEL(pressure_increment)(const efsi_grid *g, int width, double a_over_dt,
-                                double b_over_dt, const double *restrict p,
-                                const double *restrict div, double *restrict dp)
+void KERNEL(pressure_advance)(const efsi_grid *g, int width, double a_over_dt,
+                              double b_over_dt, double shift, double *restrict p,
+                              const double *restrict div, double *restrict dp)
 {
   int lo[3], hi[3];
   box_owned(g, width, lo, hi);
-  FOR_BOX(g, lo, hi, q, dp[q] = pressure_increment_at(a_over_dt, b_over_dt, p[q], div[q]));
+  FOR_BOX(g, lo, hi, q,
+          const double d = pressure_increment_at(a_over_dt, b_over_dt, p[q], div[q]);
+          dp[q] = d;
+          p[q] = pressure_update_at(p[q], d, shift));
 }
 
 void KERNEL(pressure_update)(const efsi_grid *g, int width, double shift,
@@ -34,14 +29,6 @@ void KERNEL(pressure_update)(const efsi_grid *g, int width, double shift,
   int lo[3], hi[3];
   box_owned(g, width, lo, hi);
   FOR_BOX(g, lo, hi, q, p[q] = pressure_update_at(p[q], dp[q], shift));
-}
-
-void KERNEL(field_axpy)(const efsi_grid *g, double c, const double *restrict r,
-                        double *restrict f)
-{
-  int lo[3], hi[3];
-  box_owned(g, 0, lo, hi);
-  FOR_BOX(g, lo, hi, p, f[p] += c * r[p]);
 }
 
 void KERNEL(field_scale)(const efsi_grid *g, double c, double *restrict f)

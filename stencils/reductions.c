@@ -59,46 +59,60 @@ enum { ACM_LANES = 8 };
 /* Lane l of the accumulators hi, lo [SUM_COUNT][ACM_LANES] += the terms at point q. */
 static inline __attribute__((always_inline)) void
 acm_accumulate(double hi[][ACM_LANES], double lo[][ACM_LANES], int l,
-               const double *restrict div, const double *restrict lap_div,
-               const double *restrict p, const double *restrict lap_p,
-               const double *restrict u, ptrdiff_t q)
+               const double *restrict div, const double *restrict p,
+               const double *restrict u, ptrdiff_t q, const ptrdiff_t s[3],
+               const double inv_h2[3], int laplacians)
 {
   double t[SUM_COUNT];
-  acm_terms(div, lap_div, p, lap_p, u, q, t);
+  acm_terms(div, p, u, q, s, inv_h2, laplacians, t);
 #define ADD(c) do { const dd_sum s_ = dd_add((dd_sum){hi[c][l], lo[c][l]}, t[c]); \
                     hi[c][l] = s_.hi; lo[c][l] = s_.lo; } while (0)
   ADD(0); ADD(1); ADD(2); ADD(3); ADD(4); ADD(5); ADD(6); ADD(7); ADD(8); ADD(9); ADD(10);
 #undef ADD
 }
 
-void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
-              const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              efsi_scratch *scratch, double sums[2 * SUM_COUNT])
+/* The partial sums of plane k into pk[2 SUM_COUNT]; inlined with laplacians a constant, so
+ * that each of acm_sums' two loops vectorises without a branch. */
+static inline __attribute__((always_inline)) void
+acm_plane(const efsi_grid *g, int k, const int laplacians, const double *restrict div,
+          const double *restrict p, const double *restrict u, const ptrdiff_t s[3],
+          const double inv_h2[3], double *restrict pk)
+{
+  const int n0 = g->n[0], whole = n0 / ACM_LANES * ACM_LANES;
+  double hi[SUM_COUNT][ACM_LANES], lo[SUM_COUNT][ACM_LANES];
+  for (int c = 0; c < SUM_COUNT; c++)
+    for (int l = 0; l < ACM_LANES; l++) hi[c][l] = lo[c][l] = 0.0;
+  FOR_ROWS_OF_PLANE(g, k, row) {
+    for (int i0 = 0; i0 < whole; i0 += ACM_LANES) {
+#pragma omp simd
+      for (int l = 0; l < ACM_LANES; l++)
+        acm_accumulate(hi, lo, l, div, p, u, row + i0 + l, s, inv_h2, laplacians);
+    }
+    for (int i = whole; i < n0; i++)
+      acm_accumulate(hi, lo, i - whole, div, p, u, row + i, s, inv_h2, laplacians);
+  }
+  for (int c = 0; c < SUM_COUNT; c++) {
+    dd_sum sum = {0.0, 0.0};
+    for (int l = 0; l < ACM_LANES; l++) sum = dd_add_dd(sum, (dd_sum){hi[c][l], lo[c][l]});
+    pk[2 * c] = sum.hi;
+    pk[2 * c + 1] = sum.lo;
+  }
+}
+
+void acm_sums(const efsi_grid *g, int laplacians, const double *restrict div,
+              const double *restrict p, const double *restrict u, efsi_scratch *scratch,
+              double sums[2 * SUM_COUNT])
 {
   double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double));
   _Static_assert(SUM_COUNT == 11, "acm_accumulate adds eleven sums");
-  const int n0 = g->n[0], whole = n0 / ACM_LANES * ACM_LANES;
+  const ptrdiff_t s[3] = {g->stride[0], g->stride[1], g->stride[2]};
+  const double ih2[3] = {g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1],
+                         g->inv_h[2] * g->inv_h[2]};
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
-    double hi[SUM_COUNT][ACM_LANES], lo[SUM_COUNT][ACM_LANES];
-    for (int c = 0; c < SUM_COUNT; c++)
-      for (int l = 0; l < ACM_LANES; l++) hi[c][l] = lo[c][l] = 0.0;
-    FOR_ROWS_OF_PLANE(g, k, row) {
-      for (int i0 = 0; i0 < whole; i0 += ACM_LANES) {
-#pragma omp simd
-        for (int l = 0; l < ACM_LANES; l++)
-          acm_accumulate(hi, lo, l, div, lap_div, p, lap_p, u, row + i0 + l);
-      }
-      for (int i = whole; i < n0; i++)
-        acm_accumulate(hi, lo, i - whole, div, lap_div, p, lap_p, u, row + i);
-    }
     double *pk = plane + 2 * (size_t)k * SUM_COUNT;
-    for (int c = 0; c < SUM_COUNT; c++) {
-      dd_sum s = {0.0, 0.0};
-      for (int l = 0; l < ACM_LANES; l++) s = dd_add_dd(s, (dd_sum){hi[c][l], lo[c][l]});
-      pk[2 * c] = s.hi;
-      pk[2 * c + 1] = s.lo;
-    }
+    if (laplacians) acm_plane(g, k, 1, div, p, u, s, ih2, pk);
+    else acm_plane(g, k, 0, div, p, u, s, ih2, pk);
   }
   reduce_planes_dd(plane, g->n[2], SUM_COUNT, sums);
 }

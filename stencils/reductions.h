@@ -14,6 +14,7 @@
 #include "base/dd.h"
 #include "base/grid.h"
 #include "base/portable.h"
+#include "stencils/operators.h"
 #include "stencils/solid_stress.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
@@ -32,9 +33,9 @@ enum {
   SUM_COUNT
 };
 
-/* Operations per owned cell of acm_sums: the six products 6, and eleven double-double
- * additions of 13 (two TwoSums and an add): 149. */
-#define ACM_SUMS_FLOPS 149.0
+/* Operations per owned cell of acm_sums: the two Laplacians 2 x 14, the six products 6,
+ * and eleven double-double additions of 13 (two TwoSums and an add): 177. */
+#define ACM_SUMS_FLOPS (2.0 * LAPLACIAN_FLOPS + 149.0)
 
 /* The flow diagnostics: sums and maxima over the owned cells. */
 enum {
@@ -52,16 +53,23 @@ enum {
 void reduce_planes(const double *plane, int planes, int count, const int *combine,
                    double *out);
 
-/* acm_sums (stencils/kernel_list.h): sums[2 c], sums[2 c + 1] = the double-double sum (hi, lo) of quantity c = SUM_* over the
- * owned cells, the terms added in double-double; plane holds 2 n[2] SUM_COUNT doubles of
- * scratch.  Combine ranks with global_sum_dd (decomp/reduce.h), then hi is the sum. */
+/* acm_sums (stencils/kernel_list.h): sums[2 c], sums[2 c + 1] = the double-double sum (hi,
+ * lo) of quantity c = SUM_* over the owned cells, the terms added in double-double; the
+ * Laplacians of D* and p formed point by point (laplacians = 1, the ACM: D* and p need
+ * valid halos of width 1) or taken as 0 (laplacians = 0, SMAC, which needs only the other
+ * sums); plane holds 2 n[2] SUM_COUNT doubles of scratch.  Combine ranks with
+ * global_sum_dd (decomp/reduce.h), then hi is the sum.  Values streamed per owned cell:
+ * D*, p and u read: 3. */
 
-/* The nine terms of acm_sums at point q, in the order of the SUM_ names. */
-EFSI_POINT void acm_terms(const double *restrict div, const double *restrict lap_div,
-                          const double *restrict p, const double *restrict lap_p,
-                          const double *restrict u, ptrdiff_t q, double t[SUM_COUNT])
+/* The eleven terms of acm_sums at point q, in the order of the SUM_ names; s the strides,
+ * inv_h2 the squared inverse spacings, laplacians 0 or 1 (acm_sums). */
+EFSI_POINT void acm_terms(const double *restrict div, const double *restrict p,
+                          const double *restrict u, ptrdiff_t q, const ptrdiff_t s[3],
+                          const double inv_h2[3], int laplacians, double t[SUM_COUNT])
 {
-  const double d = div[q], ld = lap_div[q], lp = lap_p[q];
+  const double d = div[q];
+  const double ld = laplacians ? laplacian_at(div, q, s, inv_h2) : 0.0;
+  const double lp = laplacians ? laplacian_at(p, q, s, inv_h2) : 0.0;
   t[SUM_D_LAPD] = d * ld;
   t[SUM_LAPD2] = ld * ld;
   t[SUM_LAPP2] = lp * lp;

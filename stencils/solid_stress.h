@@ -11,6 +11,7 @@
 #include "base/grid.h"
 #include "base/portable.h"
 #include "base/tensor.h"
+#include "stencils/symmetric.h"
 
 /* sum_m G_m phi_m at p, materials in their order (modulus[m] = G_m). */
 EFSI_POINT double modulus_sum_at(int nmat, const double *modulus, double *const phi[],
@@ -47,33 +48,31 @@ EFSI_POINT double solid_edge_at(const double *restrict gphi, const double *restr
                  + (gphi[p - se] * bde[p - se] + gphi[p - sd - se] * bde[p - sd - se]));
 }
 
-/* s[c] += G phi dev(B)_c at p for the six components c (order of base/tensor.h): the
- * diagonal at the centre p, the off-diagonal on the edges of index p; gphi holds G phi. */
-EFSI_POINT void solid_stress_at(const double *restrict gphi, double *const b[6],
-                                double *const s[6], ptrdiff_t p, ptrdiff_t sx, ptrdiff_t sy,
-                                ptrdiff_t sz)
+/* G phi dev(B) at p for the six components (order of base/tensor.h): the diagonal at the
+ * centre p, the off-diagonal on the edges of index p; gphi holds G phi. */
+EFSI_POINT sym_tensor_t solid_stress_values(const double *restrict gphi, double *const b[6],
+                                            ptrdiff_t p, ptrdiff_t sx, ptrdiff_t sy,
+                                            ptrdiff_t sz)
 {
   const double g3 = gphi[p] * (1.0 / 3.0);
   const double bxx = b[TXX][p], byy = b[TYY][p], bzz = b[TZZ][p];
-  s[TXX][p] += solid_diagonal_at(g3, bxx, byy, bzz);
-  s[TYY][p] += solid_diagonal_at(g3, byy, bxx, bzz);
-  s[TZZ][p] += solid_diagonal_at(g3, bzz, bxx, byy);
-  s[TXY][p] += solid_edge_at(gphi, b[TXY], p, sx, sy);
-  s[TXZ][p] += solid_edge_at(gphi, b[TXZ], p, sx, sz);
-  s[TYZ][p] += solid_edge_at(gphi, b[TYZ], p, sy, sz);
+  const sym_tensor_t t = {solid_diagonal_at(g3, bxx, byy, bzz),
+                          solid_diagonal_at(g3, byy, bxx, bzz),
+                          solid_diagonal_at(g3, bzz, bxx, byy),
+                          solid_edge_at(gphi, b[TXY], p, sx, sy),
+                          solid_edge_at(gphi, b[TXZ], p, sx, sz),
+                          solid_edge_at(gphi, b[TYZ], p, sy, sz)};
+  return t;
 }
 
-/* s[c] += G phi dev(B)_c over indices -1..n (inclusive) in every direction, the range that
- * stress_viscous writes, so that stress_divergence_add then sees the total stress.
- * modulus[m] = G_m.  gphi: scratch of g->size doubles; on return it holds sum_m G_m phi_m over
- * -2..n.  Halo needed: phi_m and B width 2 on the low side, 1 on the high side (edges and
- * corners included; a width-2 exchange provides it).  Nothing is done when nmat = 0.
- * Floating-point operations (add, mul = 1, FMA = 2): 2 nmat - 1 per point of -2..n for
- * sum_m G_m phi_m, then 43 per point of -1..n: 16 at the centre (G phi / 3: 1; three times
- * 2 B_aa - B_bb - B_cc, times G phi / 3, add: 15) and 27 on the edges (three times four
- * products, three adds, the quarter and the add).  Per owned cell of a large block:
- * 42 + 2 nmat. */
+/* The solid stress over indices -1..n (inclusive) in every direction, the range of the
+ * viscous stress (stress.h), from sum_m G_m phi_m over -2..n.  Halo needed: phi_m and B
+ * width 2 on the low side, 1 on the high side (edges and corners included; a width-2
+ * exchange provides it).  Floating-point operations (add, mul = 1, FMA = 2): 2 nmat - 1 per
+ * point of -2..n for sum_m G_m phi_m, then 43 per point of -1..n: 16 at the centre (G phi / 3:
+ * 1; three times 2 B_aa - B_bb - B_cc, times G phi / 3, add: 15) and 27 on the edges (three
+ * times four products, three adds, the quarter and the add).  Per owned cell of a large
+ * block: 42 + 2 nmat. */
 #define SOLID_STRESS_FLOPS(nmat) (42.0 + 2.0 * (nmat))
-
 
 #endif

@@ -1,14 +1,31 @@
-/* Viscous stress 2 mu dev(D) at centres and edges, and the compact divergence of a stress
- * tensor at the faces (formulas in stress.h), for both backends (stencils/loop.h).  The
- * stress is one pass that reads the velocity once and writes the six components; the
- * divergence of one momentum component is one loop, given the direction by strides. */
+/* The stress of level N on its staggered positions (formulas in stress.h and
+ * solid_stress.h), for both backends (stencils/loop.h): the sum G phi material by material,
+ * so the loops stay unit-stride on the CPU (modulus_sum), then one pass that reads the
+ * velocity, B and G phi once and writes the six components of the viscous and the solid
+ * stress added (stress_total). */
 #include "stencils/kernel_list.h"
-#include "stencils/location.h"
 #include "stencils/loop.h"
 
-void KERNEL(stress_viscous)(const efsi_grid *g, double mu, const double *restrict u,
-                            const double *restrict v, const double *restrict w,
-                            double *const s[6])
+void KERNEL(modulus_sum)(const efsi_grid *g, int nmat, const double *modulus,
+                         double *const phi[], double *restrict gphi)
+{
+  int lo[3], hi[3];
+  box_owned(g, 2, lo, hi);
+  hi[0]--, hi[1]--, hi[2]--;   /* -2..n */
+  const double g0 = modulus[0];
+  const double *restrict p0 = phi[0];
+  FOR_BOX(g, lo, hi, p, gphi[p] = g0 * p0[p]);
+  for (int m = 1; m < nmat; m++) {
+    const double *restrict pm = phi[m];
+    const double gm = modulus[m];
+    FOR_BOX(g, lo, hi, p, gphi[p] += gm * pm[p]);
+  }
+}
+
+void KERNEL(stress_total)(const efsi_grid *g, double mu, int nmat, double *const b[6],
+                          const double *restrict u, const double *restrict v,
+                          const double *restrict w, const double *restrict gphi,
+                          double *const s[6])
 {
   int lo[3], hi[3];
   box_owned(g, 1, lo, hi);
@@ -19,29 +36,24 @@ void KERNEL(stress_viscous)(const efsi_grid *g, double mu, const double *restric
   const double mu2 = 2.0 * mu;
   double *restrict sxx = s[TXX], *restrict syy = s[TYY], *restrict szz = s[TZZ];
   double *restrict sxy = s[TXY], *restrict sxz = s[TXZ], *restrict syz = s[TYZ];
-  FOR_BOX(g, lo, hi, p,
-          stress_diagonal_at(mu2, u, v, w, p, st, ih, &sxx[p], &syy[p], &szz[p]);
-          sxy[p] = stress_edge_at(mu, u, v, p, sx, sy, ihx, ihy);
-          sxz[p] = stress_edge_at(mu, u, w, p, sx, sz, ihx, ihz);
-          syz[p] = stress_edge_at(mu, v, w, p, sy, sz, ihy, ihz));
-}
-
-void KERNEL(stress_divergence_add)(const efsi_grid *g, double inv_rho, double *const s[6],
-                                   double *restrict fu, double *restrict fv,
-                                   double *restrict fw)
-{
-  double *const f[3] = {fu, fv, fw};
-  for (int d = 0; d < 3; d++) {
-    const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    int lo[3], hi[3];
-    location_range(g, LOC_FACE_X + d, lo, hi);
-    const double *restrict sdd = s[d], *restrict s1 = s[tensor_offdiagonal(d, e1)],
-                 *restrict s2 = s[tensor_offdiagonal(d, e2)];
-    const ptrdiff_t sd = g->stride[d], se1 = g->stride[e1], se2 = g->stride[e2];
-    const double cd = inv_rho * g->inv_h[d], c1 = inv_rho * g->inv_h[e1],
-                 c2 = inv_rho * g->inv_h[e2];
-    double *restrict fd = f[d];
+  if (nmat == 0) {
     FOR_BOX(g, lo, hi, p,
-            fd[p] += stress_divergence_at(sdd, s1, s2, p, sd, se1, se2, cd, c1, c2));
+            stress_diagonal_at(mu2, u, v, w, p, st, ih, &sxx[p], &syy[p], &szz[p]);
+            sxy[p] = stress_edge_at(mu, u, v, p, sx, sy, ihx, ihy);
+            sxz[p] = stress_edge_at(mu, u, w, p, sx, sz, ihx, ihz);
+            syz[p] = stress_edge_at(mu, v, w, p, sy, sz, ihy, ihz));
+    return;
   }
+  /* the arrays of B in a local: the stores to the stress cannot alias it */
+  double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+  FOR_BOX(g, lo, hi, p,
+          double vxx, vyy, vzz;
+          stress_diagonal_at(mu2, u, v, w, p, st, ih, &vxx, &vyy, &vzz);
+          const sym_tensor_t e = solid_stress_values(gphi, bl, p, sx, sy, sz);
+          sxx[p] = vxx + e.xx;
+          syy[p] = vyy + e.yy;
+          szz[p] = vzz + e.zz;
+          sxy[p] = stress_edge_at(mu, u, v, p, sx, sy, ihx, ihy) + e.xy;
+          sxz[p] = stress_edge_at(mu, u, w, p, sx, sz, ihx, ihz) + e.xz;
+          syz[p] = stress_edge_at(mu, v, w, p, sy, sz, ihy, ihz) + e.yz);
 }

@@ -13,6 +13,7 @@
 #include "base/tensor.h"
 #include "stencils/location.h"
 #include "stencils/operators.h"
+#include "stencils/solid_stress.h"
 
 /* The three diagonal components at the centre p: 2 mu (dv_d/dx_d - div/3). */
 EFSI_POINT void stress_diagonal_at(double mu2, const double *restrict u,
@@ -53,11 +54,25 @@ EFSI_POINT double stress_divergence_at(const double *restrict sdd, const double 
 #define STRESS_VISCOUS_FLOPS 33.0
 #define STRESS_DIVERGENCE_FLOPS 27.0
 
-/* stress_viscous (stencils/kernel_list.h): s[0..5] = 2 mu dev(D) over indices -1..n (inclusive) in every direction, so that the
- * divergence on the owned points needs no exchange of s.  Halo needed: u, v, w width 2. */
+/* modulus_sum (stencils/kernel_list.h): gphi = sum_m G_m phi_m (modulus[m] = G_m) over -2..n
+ * in every direction, material by material in modulus_sum_at's order (solid_stress.h).
+ * Halo needed: phi_m width 2 on the low side.  Operations per owned cell 2 nmat - 1; values
+ * streamed 2 for the first material and 3 for each further one. */
+#define MODULUS_SUM_FLOPS(nmat) (2.0 * (nmat) - 1.0)
+#define MODULUS_SUM_ARRAYS(nmat) (3.0 * (nmat) - 1.0)
 
-/* stress_divergence_add (stencils/kernel_list.h): f_d += inv_rho (div s)_d at the updated points of each velocity component (location.h):
- *   fu += inv_rho ((sxx(i) - sxx(i-1))/hx + (sxy(j+1) - sxy(j))/hy + (sxz(k+1) - sxz(k))/hz)
- * and likewise fv, fw.  Needs s over -1..n (as stress_viscous writes it). */
+/* stress_total (stencils/kernel_list.h): the whole stress of level N in one pass,
+ *   s = 2 mu dev(D) + sum_m G_m phi_m dev(B)
+ * on its staggered positions over indices -1..n (inclusive) in every direction, so that its
+ * divergence on the owned points needs no exchange of s: the viscous part as stress.h
+ * writes it, the solid part as solid_stress.h does from gphi = sum_m G_m phi_m over -2..n
+ * (modulus_sum), the two added.  The viscous stress alone when nmat = 0 (b and gphi are not
+ * read).  Halo needed: u, v, w width 2; B width 2 on the low side, 1 on the high side (edges
+ * and corners included).  Operations per owned cell: 33 viscous, 43 more with a solid
+ * (solid_stress.h); values streamed: u, v, w read and the six stresses written (9), with a
+ * solid the six B and G phi read too (16). */
+#define STRESS_TOTAL_FLOPS(nmat) \
+  (STRESS_VISCOUS_FLOPS + ((nmat) > 0 ? SOLID_STRESS_FLOPS(nmat) - MODULUS_SUM_FLOPS(nmat) : 0.0))
+#define STRESS_TOTAL_ARRAYS(nmat) ((nmat) > 0 ? 16.0 : 9.0)
 
 #endif

@@ -1,8 +1,9 @@
 /* The conservative transport of a volume fraction on the CPU, out = -div(a f) (formulas in
- * weno5.h: WENO5 face values, THINC ones in interface cells).  The GPU's version
- * (stencils/cuda/transport.cu) is another algorithm: each face's flux once, and THINC only
- * in a list of interface cells, where the CPU forms a cell's two faces in its vectorised
- * loop and corrects the few interface faces afterwards. */
+ * weno5.h: WENO5 face values, THINC ones in interface cells), and the step's update of the
+ * volume fraction with it, phi_advance.  The GPU's version (stencils/cuda/transport.cu) is
+ * another algorithm: each face's flux once, and THINC only in a list of interface cells,
+ * where the CPU forms a cell's two faces in its vectorised loop and corrects the few
+ * interface faces afterwards. */
 #include "stencils/kernel_list.h"
 #include "stencils/loop.h"
 
@@ -38,9 +39,8 @@ static void thinc_correct(const efsi_grid *g, const weno5_stencil_t *st, int d,
 void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
                                   const double *restrict u, const double *restrict v,
                                   const double *restrict w, double thinc_beta, double dt,
-                                  double *restrict out, efsi_scratch *scratch)
+                                  double *restrict out)
 {
-  (void)scratch;   /* the CPU's cell loop needs none */
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
@@ -51,4 +51,22 @@ void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
     const double *const a[3] = {u, v, w};
     for (int d = 0; d < 3; d++) thinc_correct(g, &st, d, f, a[d], thinc_beta, dt, out);
   }
+}
+
+void phi_advance(const efsi_grid *g, const double *restrict f, const double *restrict u,
+                 const double *restrict v, const double *restrict w, double thinc_beta,
+                 double dt, double *restrict next, double *const work[4],
+                 efsi_scratch *scratch)
+{
+  (void)work, (void)scratch;   /* the CPU's cell loop needs neither */
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  if (thinc_beta > 0) {
+    /* the rate with THINC's corrections in next, then the update in place */
+    advection_weno5_conservative(g, f, u, v, w, thinc_beta, dt, next);
+    FOR_BOX(g, lo, hi, p, next[p] = axpy_at(f[p], dt, next[p]));
+    return;
+  }
+  const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
+  FOR_BOX(g, lo, hi, p, next[p] = axpy_at(f[p], dt, advection_conservative_at(&st, f, u, v, w, p)));
 }

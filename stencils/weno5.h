@@ -125,16 +125,34 @@ EFSI_POINT double weno5_interpolate(const double *restrict a, ptrdiff_t p, const
   return 0.25 * ((a[p + o[0]] + a[p + o[1]]) + (a[p + o[2]] + a[p + o[3]]));
 }
 
+/* The advecting velocity at p divided by the spacings, (u/hx, v/hy, w/hz) interpolated to the
+ * point: what advection_with needs, the same for every field advected at that location. */
+typedef struct { double x, y, z; } advecting_t;
+
+EFSI_POINT advecting_t advecting_velocity(const weno5_stencil_t *st, const double *restrict u,
+                                          const double *restrict v, const double *restrict w,
+                                          ptrdiff_t p)
+{
+  advecting_t a = {weno5_interpolate(u, p, st->o[0]) * st->inv_h[0],
+                   weno5_interpolate(v, p, st->o[1]) * st->inv_h[1],
+                   weno5_interpolate(w, p, st->o[2]) * st->inv_h[2]};
+  return a;
+}
+
+/* -(a . grad f) at point p with the advecting velocity a of advecting_velocity. */
+EFSI_POINT double advection_with(const weno5_stencil_t *st, const double *restrict f,
+                                 advecting_t a, ptrdiff_t p)
+{
+  return -(a.x * weno5_upwind(f, p, st->s[0], a.x) + a.y * weno5_upwind(f, p, st->s[1], a.y)
+           + a.z * weno5_upwind(f, p, st->s[2], a.z));
+}
+
 /* -(a . grad f) at point p. */
 EFSI_POINT double advection_at(const weno5_stencil_t *st, const double *restrict f,
                                const double *restrict u, const double *restrict v,
                                const double *restrict w, ptrdiff_t p)
 {
-  const double ax = weno5_interpolate(u, p, st->o[0]) * st->inv_h[0];
-  const double ay = weno5_interpolate(v, p, st->o[1]) * st->inv_h[1];
-  const double az = weno5_interpolate(w, p, st->o[2]) * st->inv_h[2];
-  return -(ax * weno5_upwind(f, p, st->s[0], ax) + ay * weno5_upwind(f, p, st->s[1], ay)
-           + az * weno5_upwind(f, p, st->s[2], az));
+  return advection_with(st, f, advecting_velocity(st, u, v, w, p), p);
 }
 
 /* THINC value of a volume fraction f on the face between p - s_d and p (docs/method.md,
@@ -248,22 +266,26 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
 }
 
 /* Floating-point operations (add, mul = 1, FMA = 2) per point, counted from the formulas
- * above: three directions x (interpolation 5, six differences 6, upwind blend 17,
- * weno5_derivative 82) + the sum 5; the conservative form three directions x (two faces x
- * (face value 99: blend 17 and weno5_derivative 82, times the face velocity 1) + their
- * difference 1) + 5. */
-#define ADVECTION_FLOPS 335.0
+ * above: advecting_velocity 15 (three directions x interpolation 5); advection_with three
+ * directions x (six differences 6, upwind blend 17, weno5_derivative 82) + the sum 5 = 320;
+ * advection_at both, 335; the conservative form three directions x (two faces x (face value
+ * 99: blend 17 and weno5_derivative 82, times the face velocity 1) + their difference 1)
+ * + 5. */
+#define ADVECTING_FLOPS 15.0
+#define ADVECTION_WITH_FLOPS 320.0
+#define ADVECTION_FLOPS (ADVECTING_FLOPS + ADVECTION_WITH_FLOPS)
 #define ADVECTION_CONSERVATIVE_FLOPS 608.0
 
-/* advection_weno5 (stencils/kernel_list.h): out = -(a . grad f) at every updated point of location loc (location.h), a = (u, v, w)
- * interpolated to the point (weno5_stencil).  Halos needed valid: f width 3; u, v, w
- * width 1.  Other points of out are left untouched. */
-
-/* advection_weno5_conservative (stencils/kernel_list.h): out = -div(a f) at owned cell centres, the conservative transport of a volume fraction:
- * WENO5 face values (thinc_beta = 0) or THINC ones in interface cells (thinc_beta > 0, the
- * steepness; thinc_face: their fluxes are those of a forward Euler step of dt).  The fluxes
- * telescope, so the sum of f over a periodic or walled box changes only by round-off,
- * whatever div a is.  Halos needed valid: f width 3 (with
- * THINC its edges too); u, v, w width 1 (the high faces). */
+/* The CPU's conservative transport (stencils/transport.c): out = -div(a f) at owned cell
+ * centres, WENO5 face values (thinc_beta = 0) or THINC ones in interface cells
+ * (thinc_beta > 0, the steepness; thinc_face: their fluxes are those of a forward Euler step
+ * of dt).  The fluxes telescope, so the sum of f over a periodic or walled box changes only
+ * by round-off, whatever div a is.  Halos needed valid: f width 3 (with THINC its edges
+ * too); u, v, w width 1 (the high faces).  The step runs it inside phi_advance
+ * (kernel_list.h); the tests on their own. */
+void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
+                                  const double *restrict u, const double *restrict v,
+                                  const double *restrict w, double thinc_beta, double dt,
+                                  double *restrict out);
 
 #endif

@@ -95,53 +95,51 @@ typedef void (*kernel_call)(bench *b, const efsi_kernels *k, int gpu, efsi_scrat
   double *const phi[2] = {a[16], a[17]}; (void)bb, (void)ss, (void)phi
 static const double modulus[2] = {0.02, 0.5};
 
-CALL(advection_weno5)
-{
-  FIELDS;
-  for (int loc = LOC_CENTRE; loc <= LOC_FACE_Z; loc++)
-    k->advection_weno5(g, loc, a[4], a[0], a[1], a[2], a[5 + loc]);
-}
-CALL(advection_weno5_conservative)
-{
-  FIELDS;
-  k->advection_weno5_conservative(g, a[16], a[0], a[1], a[2], 0, 0, a[9], scratch);
-}
-CALL(stress_viscous) { FIELDS; TENSORS; k->stress_viscous(g, 0.9, a[0], a[1], a[2], ss); }
-CALL(solid_stress_add)
+CALL(modulus_sum) { FIELDS; TENSORS; k->modulus_sum(g, 2, modulus, phi, a[4]); }
+CALL(stress_total)
 {
   FIELDS;
   TENSORS;
-  k->solid_stress_add(g, 2, modulus, phi, bb, ss, a[4]);
+  k->stress_total(g, 0.9, 2, bb, a[0], a[1], a[2], a[4], ss);
 }
-CALL(stress_divergence_add)
+CALL(momentum_predictor)
 {
   FIELDS;
   TENSORS;
-  k->stress_divergence_add(g, 1.0 / 1.1, ss, a[5], a[6], a[7]);
+  k->momentum_predictor(g, 0.01, 1.0 / 1.1, 0.3, -0.01 / 1.1, ss, a[3], a[0], a[1], a[2], a[5],
+                        a[6], a[7]);
+}
+/* The arrays a kernel borrows as scratch (phi_advance's face fluxes on the GPU) are no
+ * result: after the GPU's call they get back the CPU's contents, which the CPU left alone. */
+static void give_back(bench *b, int gpu, int first, int count)
+{
+  if (!gpu) return;
+  device_synchronize();
+  for (int f = first; f < first + count; f++) device_upload(b->dev[f], b->host[f], b->g.size);
+}
+CALL(phi_advance)
+{
+  FIELDS;
+  double *const work[4] = {a[18], a[19], a[20], a[21]};
+  k->phi_advance(g, a[16], a[0], a[1], a[2], 0, 0.01, a[9], work, scratch);
+  give_back(b, gpu, 18, 4);
+}
+CALL(b_advance)
+{
+  FIELDS;
+  TENSORS;
+  k->b_advance(g, 2, phi, 0.01, 1.0, a[0], a[1], a[2], bb, ss);
 }
 CALL(divergence) { FIELDS; k->divergence(g, 1.1, a[5], a[6], a[7], a[8]); }
-CALL(laplacian) { FIELDS; k->laplacian(g, a[8], a[9]); }
 CALL(gradient_add) { FIELDS; k->gradient_add(g, -0.01, a[3], a[5], a[6], a[7]); }
-CALL(velocity_update)
-{
-  FIELDS;
-  for (int c = 0; c < 3; c++) k->velocity_update(g, c, 0.01, c == 0 ? 0.3 : 0.0, a[c], a[5 + c]);
-}
 CALL(velocity_shift) { FIELDS; k->velocity_shift(g, 0, 0.02, a[5]); }
-CALL(pressure_increment) { FIELDS; k->pressure_increment(g, 1, 0.3, 0.2, a[3], a[8], a[9]); }
+CALL(pressure_advance) { FIELDS; k->pressure_advance(g, 1, 0.3, 0.2, 0.01, a[3], a[8], a[9]); }
 CALL(pressure_update) { FIELDS; k->pressure_update(g, 1, 0.01, a[9], a[3]); }
-CALL(field_axpy) { FIELDS; k->field_axpy(g, 0.01, a[9], a[16]); }
 CALL(field_scale) { FIELDS; k->field_scale(g, 1.5, a[8]); }
-CALL(oldroyd_update)
-{
-  FIELDS;
-  TENSORS;
-  k->oldroyd_update(g, 2, phi, 0.01, 1.0, a[0], a[1], a[2], ss, bb);
-}
 CALL(acm_sums)
 {
   FIELDS;
-  k->acm_sums(g, a[0], a[1], a[2], a[3], a[4], scratch, out);
+  k->acm_sums(g, 1, a[0], a[3], a[4], scratch, out);
   /* double-double sums: the rounded values (hi) are compared */
   for (int c = 0; c < SUM_COUNT; c++) out[c] = out[2 * c];
   for (int c = SUM_COUNT; c < OUT; c++) out[c] = 0;
@@ -245,29 +243,33 @@ START_TEST(every_kernel_agrees)
 END_TEST
 
 /* The THINC transport of a volume fraction (solid.phi_transport = thinc) on the random
- * fields: the device's exp is not the host's to the last bit, so the rates agree to
- * round-off (1e-12 of the largest) rather than bit for bit; points untouched stay equal. */
+ * fields: the device's exp is not the host's to the last bit, so the new volume fractions
+ * agree to round-off (1e-12 of the largest rate, times dt, and the rounding of phi + dt rate)
+ * rather than bit for bit. */
 START_TEST(thinc_agrees)
 {
   bench b;
   bench_open(&b, 4242u);
   efsi_scratch cpu_scratch = scratch_of(0), gpu_scratch = scratch_of(1);
-  efsi_cpu_kernels.advection_weno5_conservative(&b.g, b.host[16], b.host[0], b.host[1],
-                                                b.host[2], 3.5, 0.01, b.host[9], &cpu_scratch);
-  efsi_cuda_kernels.advection_weno5_conservative(&b.g, b.dev[16], b.dev[0], b.dev[1],
-                                                 b.dev[2], 3.5, 0.01, b.dev[9], &gpu_scratch);
+  const double dt = 0.01;
+  double *const cpu_work[4] = {b.host[18], b.host[19], b.host[20], b.host[21]};
+  double *const gpu_work[4] = {b.dev[18], b.dev[19], b.dev[20], b.dev[21]};
+  efsi_cpu_kernels.phi_advance(&b.g, b.host[16], b.host[0], b.host[1], b.host[2], 3.5, dt,
+                               b.host[9], cpu_work, &cpu_scratch);
+  efsi_cuda_kernels.phi_advance(&b.g, b.dev[16], b.dev[0], b.dev[1], b.dev[2], 3.5, dt,
+                                b.dev[9], gpu_work, &gpu_scratch);
   device_synchronize();
   double *copy = malloc(b.g.size * sizeof *copy);
   device_download(copy, b.dev[9], b.g.size);
   double largest = 0, diff = 0;
   for (size_t p = 0; p < b.g.size; p++) {
-    largest = fmax(largest, fabs(b.host[9][p]));
+    largest = fmax(largest, fabs(b.host[9][p] - b.host[16][p]) / dt);
     diff = fmax(diff, fabs(b.host[9][p] - copy[p]));
   }
   if (test_rank0())
-    printf("thinc transport: largest difference %.2g of the largest rate %.3g\n",
-           diff / largest, largest);
-  ck_assert(largest > 0 && diff <= 1e-12 * largest);
+    printf("thinc transport: largest difference %.2g of the largest rate %.3g times dt\n",
+           diff / (largest * dt), largest);
+  ck_assert(largest > 0 && diff <= 1e-12 * largest * dt + 1e-15);
   free(copy);
   scratch_free(&cpu_scratch);
   scratch_free(&gpu_scratch);

@@ -1,7 +1,11 @@
 /* Compact operators: divergence and gradient second order on smooth periodic data and exact
  * on linear data; the Laplacian exact on a quadratic; divergence(gradient p) == laplacian(p)
  * to round-off for a random p, periodic and between walls (even reflection of p); wall faces
- * and halos untouched by gradient_add.  Halos are filled in the test, no exchange. */
+ * and halos untouched by gradient_add.  The kernels of the pressure step that use them: the
+ * ACM's sums with the Laplacians formed inside equal to the sums of the Laplacian kernel's
+ * values, bit for bit; the pressure step against its closed form.  Halos are filled in the
+ * test, no exchange. */
+#include "base/dd_contract_off.h"   /* first: the reference sums in double-double */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,8 +13,10 @@
 
 #include "base/grid.h"
 #include "tests/test_support.h"
+#include "base/dd.h"
 #include "stencils/kernel_list.h"
 #include "stencils/operators.h"
+#include "stencils/reference.h"
 
 static const double lengths[3] = {1.0, 0.8, 1.3};
 
@@ -237,6 +243,88 @@ START_TEST(gradient_leaves_wall_faces_and_halos)
 }
 END_TEST
 
+/* acm_sums forms the Laplacians of D* and p point by point: its sums are those of the
+ * products of the Laplacian kernel's values, bit for bit (double-double sums round the same
+ * whatever the order of the terms); without the Laplacians (SMAC) their sums are zero. */
+START_TEST(acm_sums_form_the_laplacians)
+{
+  const int n[3] = {11, 7, 6};
+  for (int walls = 0; walls < 2; walls++) {
+    efsi_grid g = test_grid(n, lengths, walls, walls);
+    double *div = field_alloc(&g), *p = field_alloc(&g), *u = field_alloc(&g);
+    double *lap_div = field_alloc(&g), *lap_p = field_alloc(&g);
+    srand(5 + walls);
+    for (size_t m = 0; m < g.size; m++) {
+      div[m] = rand() / (double)RAND_MAX - 0.5;
+      p[m] = 3.0 * (rand() / (double)RAND_MAX) - 1.0;
+      u[m] = rand() / (double)RAND_MAX;
+    }
+    laplacian(&g, div, lap_div);
+    laplacian(&g, p, lap_p);
+    for (int laplacians = 0; laplacians < 2; laplacians++) {
+      dd_sum ref[SUM_COUNT];
+      for (int c = 0; c < SUM_COUNT; c++) ref[c] = (dd_sum){0.0, 0.0};
+      FOR_OWNED(&g, i, j, k) {
+        const ptrdiff_t q = grid_index(&g, i, j, k);
+        const double d = div[q], ld = laplacians ? lap_div[q] : 0.0;
+        const double lp = laplacians ? lap_p[q] : 0.0;
+        const double t[SUM_COUNT] = {[SUM_D_LAPD] = d * ld, [SUM_LAPD2] = ld * ld,
+                                     [SUM_LAPP2] = lp * lp, [SUM_D_LAPP] = d * lp,
+                                     [SUM_LAPD_LAPP] = ld * lp, [SUM_P] = p[q], [SUM_D] = d,
+                                     [SUM_D2] = d * d, [SUM_U] = u[q],
+                                     [SUM_ABS_P] = fabs(p[q]), [SUM_ABS_D] = fabs(d)};
+        for (int c = 0; c < SUM_COUNT; c++) ref[c] = dd_add(ref[c], t[c]);
+      }
+      double sums[2 * SUM_COUNT];
+      acm_sums(&g, laplacians, div, p, u, test_plane_scratch(&g), sums);
+      for (int c = 0; c < SUM_COUNT; c++)
+        ck_assert_msg(sums[2 * c] == ref[c].hi, "walls %d, laplacians %d: sum %d is %.17g, "
+                      "not %.17g", walls, laplacians, c, sums[2 * c], ref[c].hi);
+      if (!laplacians) ck_assert(sums[2 * SUM_LAPD2] == 0.0 && sums[2 * SUM_LAPP2] == 0.0);
+    }
+    field_free(div);
+    field_free(p);
+    field_free(u);
+    field_free(lap_div);
+    field_free(lap_p);
+  }
+}
+END_TEST
+
+/* pressure_advance: dp = -(b p + a D)/dt and p + dp - shift on the owned cells and one halo
+ * layer, the closed form's bits; nothing else written. */
+START_TEST(pressure_advance_is_the_closed_form)
+{
+  const int n[3] = {6, 5, 4};
+  efsi_grid g = test_grid(n, lengths, 1, 0);
+  double *p = field_alloc(&g), *div = field_alloc(&g), *dp = field_alloc(&g);
+  double *p0 = field_alloc(&g);
+  srand(17);
+  for (size_t m = 0; m < g.size; m++) {
+    p0[m] = p[m] = rand() / (double)RAND_MAX - 0.3;
+    div[m] = rand() / (double)RAND_MAX - 0.6;
+    dp[m] = 42.0;
+  }
+  const double a_over_dt = 0.37, b_over_dt = 0.011, shift = 1e-3;
+  pressure_advance(&g, 1, a_over_dt, b_over_dt, shift, p, div, dp);
+  FOR_ALL(&g, i, j, k) {
+    const ptrdiff_t q = grid_index(&g, i, j, k);
+    const int inside = i >= -1 && i <= g.n[0] && j >= -1 && j <= g.n[1] && k >= -1 && k <= g.n[2];
+    if (!inside) {
+      ck_assert(dp[q] == 42.0 && p[q] == p0[q]);
+      continue;
+    }
+    const double d = -(b_over_dt * p0[q] + a_over_dt * div[q]);
+    ck_assert(dp[q] == d);
+    ck_assert(p[q] == p0[q] + d - shift);
+  }
+  field_free(p);
+  field_free(div);
+  field_free(dp);
+  field_free(p0);
+}
+END_TEST
+
 static Suite *operators_suite(void)
 {
   Suite *s = suite_create("operators");
@@ -246,6 +334,8 @@ static Suite *operators_suite(void)
   tcase_add_test(tc, exact_on_linear_and_quadratic_data);
   tcase_add_test(tc, divergence_of_gradient_is_laplacian);
   tcase_add_test(tc, gradient_leaves_wall_faces_and_halos);
+  tcase_add_test(tc, acm_sums_form_the_laplacians);
+  tcase_add_test(tc, pressure_advance_is_the_closed_form);
   suite_add_tcase(s, tc);
   return s;
 }

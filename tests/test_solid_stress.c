@@ -1,8 +1,10 @@
-/* The solid stress sum_m G_m phi_m dev(B) (stencils/solid_stress.c) and the fluid treatment of
- * B (stencils/oldroyd.c).  Stress: exact at centres and edges for constant phi and B, written
- * exactly over -1..n and reading phi, B only within halo 2 (low) / 1 (high); each edge the
- * mean of its four cells for non-uniform phi and B; trace-free centres; exactly zero for
- * B = I; energy and det B.  Treatment: B = I exactly in pure fluid, B untouched bitwise in pure
+/* The solid stress sum_m G_m phi_m dev(B) (stencils/solid_stress.h, the reference kernel
+ * solid_stress_add) and the fluid treatment of B (stencils/oldroyd.c).  Stress: exact at
+ * centres and edges for constant phi and B, written exactly over -1..n and reading phi, B
+ * only within halo 2 (low) / 1 (high); each edge the mean of its four cells for non-uniform
+ * phi and B; trace-free centres; exactly zero for B = I; energy and det B; the step's
+ * stress_total the bits of the viscous and the solid kernels run one after the other.
+ * Treatment: B = I exactly in pure fluid, B untouched bitwise in pure
  * solid; in a mixture cell under simple shear up to g t = 1000, B and the stress stay below the
  * derived bounds (docs/solid.md), independently of the shear rate; the time-discrete B
  * converges at first order in dt to the solution of the relaxed ODE. */
@@ -17,6 +19,7 @@
 #include "stencils/location.h"
 #include "tests/test_support.h"
 #include "stencils/oldroyd.h"
+#include "stencils/reference.h"
 #include "stencils/solid_stress.h"
 #include "src/state.h"
 #include "stencils/stress.h"
@@ -504,6 +507,46 @@ START_TEST(independent_of_dt)
 }
 END_TEST
 
+/* stress_total against the viscous stress (stress_total without a solid) then
+ * solid_stress_add on random fields, with one and two materials: the same bits everywhere
+ * (NaN outside -1..n in both). */
+START_TEST(stress_total_is_viscous_plus_solid)
+{
+  const int n[3] = {7, 6, 5};
+  for (int nmat = 1; nmat <= NMAT; nmat++) {
+    fields ref, fused;
+    const efsi_grid *g = fields_alloc(&ref, n);
+    fields_alloc(&fused, n);
+    srand(31 + nmat);
+    FOR_ALL(g, i, j, k) {
+      const ptrdiff_t at = grid_index(g, i, j, k);
+      for (int m = 0; m < NMAT; m++) ref.phi[m][at] = fused.phi[m][at] = 1.1 * uniform() - 0.05;
+      for (int c = 0; c < 6; c++) {
+        ref.b[c][at] = fused.b[c][at] = (c < 3 ? 1.0 : 0.0) + 0.2 * (uniform() - 0.5);
+        ref.s[c][at] = fused.s[c][at] = NAN;
+      }
+      for (int d = 0; d < 3; d++) ref.vel[d][at] = fused.vel[d][at] = uniform() - 0.5;
+      ref.gphi[at] = fused.gphi[at] = NAN;
+    }
+    stress_total(g, 0.9, 0, NULL, ref.vel[0], ref.vel[1], ref.vel[2], NULL, ref.s);
+    solid_stress_add(g, nmat, modulus, ref.phi, ref.b, ref.s, ref.gphi);
+    modulus_sum(g, nmat, modulus, fused.phi, fused.gphi);
+    stress_total(g, 0.9, nmat, fused.b, fused.vel[0], fused.vel[1], fused.vel[2], fused.gphi,
+                 fused.s);
+    long differing = 0;
+    for (size_t m = 0; m < g->size; m++) {
+      for (int c = 0; c < 6; c++) differing += memcmp(&ref.s[c][m], &fused.s[c][m], sizeof(double)) != 0;
+      differing += memcmp(&ref.gphi[m], &fused.gphi[m], sizeof(double)) != 0;
+    }
+    printf("stress_total (%d materials): %ld points differ from the separate kernels\n", nmat,
+           differing);
+    ck_assert_int_eq(differing, 0);
+    fields_free(&ref);
+    fields_free(&fused);
+  }
+}
+END_TEST
+
 static Suite *solid_stress_suite(void)
 {
   Suite *s = suite_create("solid_stress");
@@ -514,6 +557,7 @@ static Suite *solid_stress_suite(void)
   tcase_add_test(tc, zero_for_identity);
   tcase_add_test(tc, energy_and_determinant);
   tcase_add_test(tc, phi_moments_of_a_block);
+  tcase_add_test(tc, stress_total_is_viscous_plus_solid);
   suite_add_tcase(s, tc);
   TCase *tr = tcase_create("fluid treatment");
   tcase_set_timeout(tr, 120);

@@ -1,16 +1,20 @@
 /* Viscous stress and velocity gradient: for a smooth periodic velocity with nonzero
  * divergence, inv_rho div(2 mu dev D) converges at second order to
  * inv_rho (mu lap v + (mu/3) grad div v) and L = grad v at second order; both are exact for a
- * linear velocity; stress_viscous writes exactly -1..n and the divergence reads nothing
- * outside it; wall faces stay untouched.  Halos are filled analytically, no exchange. */
+ * linear velocity; the viscous stress (stress_total without a solid) writes exactly -1..n
+ * and the divergence reads nothing
+ * outside it; wall faces stay untouched.  The momentum predictor (stencils/momentum.h) gives
+ * the bits of the separate kernels it fuses.  Halos are filled analytically, no exchange. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/grid.h"
 #include "tests/test_support.h"
 #include "stencils/kernel_list.h"
+#include "stencils/reference.h"
 #include "stencils/stress.h"
 #include "stencils/velocity_gradient.h"
 
@@ -45,7 +49,7 @@ static void fields_alloc(fields *fs, const int n[3], int walls)
   }
   for (int c = 0; c < 6; c++) {
     fs->s[c] = field_alloc(&fs->g);
-    /* NaN outside what stress_viscous writes: any read beyond -1..n poisons the result. */
+    /* NaN outside what the stress kernel writes: any read beyond -1..n poisons the result. */
     for (size_t m = 0; m < fs->g.size; m++) fs->s[c][m] = NAN;
   }
   for (int c = 0; c < 9; c++) fs->L[c] = field_alloc(&fs->g);
@@ -84,7 +88,7 @@ static const efsi_grid *fields_with_velocity(fields *fs, const int n[3], velocit
 static void apply_operators(fields *fs)
 {
   const efsi_grid *g = &fs->g;
-  stress_viscous(g, mu, fs->vel[0], fs->vel[1], fs->vel[2], fs->s);
+  stress_total(g, mu, 0, NULL, fs->vel[0], fs->vel[1], fs->vel[2], NULL, fs->s);
   stress_divergence_add(g, inv_rho, fs->s, fs->f[0], fs->f[1], fs->f[2]);
   velocity_gradient(g, fs->vel[0], fs->vel[1], fs->vel[2], fs->L);
 }
@@ -183,7 +187,7 @@ static double squares(int a, const double x[3])
   return x[b] * x[b];
 }
 
-/* stress_viscous fills exactly -1..n; the edge sxy(i,j,k) sits at (i hx, j hy, (k+1/2) hz):
+/* The viscous stress fills exactly -1..n; the edge sxy(i,j,k) sits at (i hx, j hy, (k+1/2) hz):
  * for u = y^2, sxy = mu du/dy = 2 mu y is exact there (the one-sided difference is centred on
  * the edge), so the value pins the position. */
 START_TEST(stress_range_and_edge_positions)
@@ -191,7 +195,7 @@ START_TEST(stress_range_and_edge_positions)
   const int n[3] = {6, 5, 4};
   fields fs;
   const efsi_grid *g = fields_with_velocity(&fs, n, squares);
-  stress_viscous(g, mu, fs.vel[0], fs.vel[1], fs.vel[2], fs.s);
+  stress_total(g, mu, 0, NULL, fs.vel[0], fs.vel[1], fs.vel[2], NULL, fs.s);
   FOR_ALL(g, i, j, k) {
     const int inside = i >= -1 && i <= n[0] && j >= -1 && j <= n[1] && k >= -1 && k <= n[2];
     const ptrdiff_t at = grid_index(g, i, j, k);
@@ -219,7 +223,7 @@ START_TEST(divergence_leaves_wall_faces)
   const double sentinel = 8.5;
   for (int d = 0; d < 3; d++)
     for (size_t m = 0; m < g->size; m++) fs.f[d][m] = sentinel;
-  stress_viscous(g, mu, fs.vel[0], fs.vel[1], fs.vel[2], fs.s);
+  stress_total(g, mu, 0, NULL, fs.vel[0], fs.vel[1], fs.vel[2], NULL, fs.s);
   stress_divergence_add(g, inv_rho, fs.s, fs.f[0], fs.f[1], fs.f[2]);
   for (int d = 0; d < 3; d++) {
     int lo[3], hi[3];
@@ -235,6 +239,58 @@ START_TEST(divergence_leaves_wall_faces)
 }
 END_TEST
 
+/* momentum_predictor against the kernels it fuses, run one after the other on random
+ * fields, periodic and between walls: the advection of each component (advection_weno5),
+ * the divergence of the stress (stress_divergence_add), v + dt (rate + body) and the
+ * pressure gradient (gradient_add); the same bits at every point, and the points it does not
+ * update untouched. */
+START_TEST(momentum_predictor_is_the_separate_kernels)
+{
+  const int n[3] = {9, 7, 8};
+  const double dt = 0.013, body = 0.4, grad_scale = -dt * inv_rho;
+  for (int walls = 0; walls < 2; walls++) {
+    fields fs;
+    fields_alloc(&fs, n, walls);
+    const efsi_grid *g = &fs.g;
+    double *p = field_alloc(g), *ref[3];
+    srand(23 + walls);
+    for (size_t m = 0; m < g->size; m++) p[m] = rand() / (double)RAND_MAX - 0.5;
+    for (int d = 0; d < 3; d++) {
+      ref[d] = field_alloc(g);
+      for (size_t m = 0; m < g->size; m++) {
+        fs.vel[d][m] = rand() / (double)RAND_MAX - 0.4;
+        ref[d][m] = fs.f[d][m] = -7.0;
+      }
+    }
+    stress_total(g, mu, 0, NULL, fs.vel[0], fs.vel[1], fs.vel[2], NULL, fs.s);
+    for (int d = 0; d < 3; d++)
+      advection_weno5(g, LOC_FACE_X + d, fs.vel[d], fs.vel[0], fs.vel[1], fs.vel[2], ref[d]);
+    stress_divergence_add(g, inv_rho, fs.s, ref[0], ref[1], ref[2]);
+    for (int d = 0; d < 3; d++) {
+      int lo[3], hi[3];
+      location_range(g, LOC_FACE_X + d, lo, hi);
+      FOR_RANGE(lo, hi, i, j, k) {
+        const ptrdiff_t q = grid_index(g, i, j, k);
+        ref[d][q] = velocity_update_at(fs.vel[d][q], dt, ref[d][q], d == 0 ? body : 0.0);
+      }
+    }
+    gradient_add(g, grad_scale, p, ref[0], ref[1], ref[2]);
+    momentum_predictor(g, dt, inv_rho, body, grad_scale, fs.s, p, fs.vel[0], fs.vel[1],
+                       fs.vel[2], fs.f[0], fs.f[1], fs.f[2]);
+    long differing = 0;
+    for (int d = 0; d < 3; d++)
+      for (size_t m = 0; m < g->size; m++)
+        differing += memcmp(&ref[d][m], &fs.f[d][m], sizeof(double)) != 0;
+    printf("momentum_predictor (%s): %ld points differ from the separate kernels\n",
+           walls ? "walls" : "periodic", differing);
+    ck_assert_int_eq(differing, 0);
+    for (int d = 0; d < 3; d++) field_free(ref[d]);
+    field_free(p);
+    fields_free(&fs);
+  }
+}
+END_TEST
+
 static Suite *stress_suite(void)
 {
   Suite *s = suite_create("stress");
@@ -244,6 +300,7 @@ static Suite *stress_suite(void)
   tcase_add_test(tc, exact_on_linear_velocity);
   tcase_add_test(tc, stress_range_and_edge_positions);
   tcase_add_test(tc, divergence_leaves_wall_faces);
+  tcase_add_test(tc, momentum_predictor_is_the_separate_kernels);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -7,10 +7,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/grid.h"
 #include "tests/test_support.h"
 #include "stencils/kernel_list.h"
+#include "stencils/reference.h"
 #include "stencils/weno5.h"
 
 static const double two_pi = 6.283185307179586;
@@ -107,7 +109,7 @@ static double conservative_sine_error(int d, int cells, double sign)
     test_position(&g, LOC_CENTRE, i, j, k, x);
     f[grid_index(&g, i, j, k)] = sin(kw * x[d] + 0.4);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
   double err = 0.0;
   for (int k = 0; k < g.n[2]; k++)
     for (int j = 0; j < g.n[1]; j++)
@@ -147,7 +149,7 @@ START_TEST(conservative_form_is_fifth_order_and_conserves)
     vel[1][at] = 0.3 - cos(two_pi * kk / n[2]);
     vel[2][at] = 0.2 * sin(two_pi * (ii + jj) / n[0]);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
   double total = 0.0, scale = 0.0;
   for (int k = 0; k < n[2]; k++)
     for (int j = 0; j < n[1]; j++)
@@ -395,7 +397,7 @@ START_TEST(optimised_agrees_with_reference)
     for (int e = 0; e < 3; e++) random_smooth(&g, LOC_FACE_X + e, vel[e], 0.3 * e - 0.3);
     for (int form = 0; form < 3; form++) {   /* centre, x face, conservative */
       const int loc = form == 1 ? LOC_FACE_X : LOC_CENTRE;
-      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
+      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
       else advection_weno5(&g, loc, f, vel[0], vel[1], vel[2], out);
       double diff = 0.0, scale = 0.0;
       for (int k = 0; k < n[2]; k++)
@@ -490,19 +492,19 @@ static carried carry_sphere(double beta)
   for (int s = 0; s < steps; s++) {
     const double tau = end / steps;
     /* SSP-RK3 (Shu-Osher) */
-    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
+    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, tau, rate);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f1[p] = f[p] + tau * rate[p];
     }
     fill_periodic(&g, f1);
-    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f1[p] = 0.75 * f[p] + 0.25 * (f1[p] + tau * rate[p]);
     }
     fill_periodic(&g, f1);
-    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f[p] = f[p] / 3.0 + 2.0 / 3.0 * (f1[p] + tau * rate[p]);
@@ -570,6 +572,47 @@ START_TEST(thinc_keeps_the_interface_sharp)
     ck_assert(fabs(t.m[a][a] / mean - 1) < 0.03);
     for (int b = a + 1; b < 3; b++) ck_assert(fabs(t.m[a][b] / mean) < 0.03);
   }
+}
+END_TEST
+
+/* phi_advance, the step's update of a volume fraction, against the transport and the
+ * update run one after the other (advection_weno5_conservative, then f + dt rate), with
+ * WENO5 and with THINC face values, on random fields: the same bits on the owned cells,
+ * nothing written elsewhere. */
+START_TEST(phi_advance_is_transport_then_update)
+{
+  const int n[3] = {10, 9, 8};
+  const double len[3] = {1.0, 0.9, 0.8}, dt = 0.004;
+  efsi_grid g = test_grid(n, len, 1, 0);
+  double *f = field_alloc(&g), *rate = field_alloc(&g), *next = field_alloc(&g), *vel[3];
+  srand(41);
+  for (int e = 0; e < 3; e++) {
+    vel[e] = field_alloc(&g);
+    for (size_t m = 0; m < g.size; m++) vel[e][m] = uniform(-1.0, 1.0);
+  }
+  for (size_t m = 0; m < g.size; m++) f[m] = uniform(-0.05, 1.05);
+  for (int thinc = 0; thinc < 2; thinc++) {
+    const double beta = thinc ? 3.5 : 0.0;
+    for (size_t m = 0; m < g.size; m++) next[m] = NAN;
+    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, dt, rate);
+    phi_advance(&g, f, vel[0], vel[1], vel[2], beta, dt, next, NULL, NULL);
+    long differing = 0, touched = 0;
+    FOR_ALL(&g, i, j, k) {
+      const ptrdiff_t p = grid_index(&g, i, j, k);
+      const int owned = i >= 0 && i < n[0] && j >= 0 && j < n[1] && k >= 0 && k < n[2];
+      const double expected = f[p] + dt * rate[p];
+      if (owned) differing += memcmp(&next[p], &expected, sizeof(double)) != 0;
+      else touched += !isnan(next[p]);
+    }
+    printf("phi_advance (%s): %ld cells differ from the transport and the update, %ld "
+           "outside the owned cells written\n", thinc ? "thinc" : "weno5", differing, touched);
+    ck_assert_int_eq(differing, 0);
+    ck_assert_int_eq(touched, 0);
+  }
+  field_free(f);
+  field_free(rate);
+  field_free(next);
+  for (int e = 0; e < 3; e++) field_free(vel[e]);
 }
 END_TEST
 
@@ -668,6 +711,7 @@ static Suite *weno5_suite(void)
   tcase_add_test(tc, step_is_essentially_non_oscillatory);
   tcase_add_test(tc, thinc_keeps_the_interface_sharp);
   tcase_add_test(tc, thinc_face_is_the_swept_mean);
+  tcase_add_test(tc, phi_advance_is_transport_then_update);
   suite_add_tcase(s, tc);
   return s;
 }

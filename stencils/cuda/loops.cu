@@ -4,9 +4,8 @@
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
+#include "stencils/momentum.c"
 #include "stencils/operators.c"
 #include "stencils/projection.c"
-#include "stencils/solid_stress.c"
 #include "stencils/stress.c"
-#include "stencils/weno5.c"
 }

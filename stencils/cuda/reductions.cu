@@ -70,19 +70,21 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
  * pairs, the block adds the pairs in a fixed tree; the plane pairs go to the host and are
  * added in k order -- the rounded sums are the CPU's (docs/parallel.md, "Reductions"). */
 __global__ void __launch_bounds__(PLANE_THREADS)
-acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
-                 const double *div, const double *lap_div, const double *p,
-                 const double *lap_p, const double *u, double *plane)
+acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, int laplacians,
+                 double ih2x, double ih2y, double ih2z, const double *div, const double *p,
+                 const double *u, double *plane)
 {
   __shared__ dd_sum part[SUM_COUNT][PLANE_THREADS];
   const int t = threadIdx.x, k = blockIdx.x;
+  const ptrdiff_t s[3] = {1, s1, s2};
+  const double ih2[3] = {ih2x, ih2y, ih2z};
   dd_sum acc[SUM_COUNT];
   for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
   const long points = (long)n0 * n1;
   for (long q = t; q < points; q += PLANE_THREADS) {
     const int i = (int)(q % n0), j = (int)(q / n0);
     double x[SUM_COUNT];
-    acm_terms(div, lap_div, p, lap_p, u, origin + i + s1 * j + s2 * k, x);
+    acm_terms(div, p, u, origin + i + s1 * j + s2 * k, s, ih2, laplacians, x);
 #pragma unroll
     for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_add(acc[c], x[c]);
   }
@@ -99,17 +101,17 @@ acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
   }
 }
 
-void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
-                   const double *p, const double *lap_p, const double *u,
-                   efsi_scratch *scratch, double sums[2 * SUM_COUNT])
+void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const double *p,
+                   const double *u, efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
   const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT;
   double *plane = (double *)scratch_work(scratch, n * sizeof(double));
   double *host = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
   acm_plane_kernel<<<g->n[2], PLANE_THREADS, 0, stream>>>(
-      g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], div, lap_div, p,
-      lap_p, u, plane);
+      g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], laplacians,
+      g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1], g->inv_h[2] * g->inv_h[2], div, p,
+      u, plane);
   cuda_launched("acm_sums");
   CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));

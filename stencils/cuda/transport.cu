@@ -1,8 +1,10 @@
-/* The conservative transport of a volume fraction on the GPU, out = -div(a f) (formulas in
- * stencils/weno5.h).  Another algorithm than the CPU's (stencils/transport.c), because a
- * thread per cell would compute each face twice and make every warp pay for THINC's
- * exponentials where one cell needs them: here each face's WENO5 flux once, THINC's over it
- * for a list of the interface cells only, then each cell's difference of its faces. */
+/* The step's update of a volume fraction on the GPU, next = f - dt div(a f) (formulas in
+ * stencils/weno5.h; phi_advance, stencils/kernel_list.h).  Another algorithm than the CPU's
+ * (stencils/transport.c), because a thread per cell would compute each face twice and make
+ * every warp pay for THINC's exponentials where one cell needs them: here each face's WENO5
+ * flux once, THINC's over it for a list of the interface cells only, then each cell's
+ * difference of its faces and the update.  The fluxes and the list live in four arrays the
+ * caller lends (the solver's stress arrays, free while the solid moves). */
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
@@ -10,19 +12,36 @@ extern "C" {
 #include "stencils/loop.h"
 }
 
-/* The interface cells (thinc_interface) of the box of ni x nj x nk points from origin,
- * appended to list[*count ..]: a warp's cells take consecutive places, and a block's warps
- * one range taken by one atomic a block (an atomic a cell, on one address, costs as much as
- * the fluxes themselves).  The order is the blocks' arrival, which changes nothing: each
- * listed cell writes its own faces (thinc_fluxes_kernel). */
-__global__ void thinc_list_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
-                                  const double *f, ptrdiff_t *list, int *count)
+/* One thread per point (i, j, k) of the box -1..n in every direction (origin: the point
+ * (-1, -1, -1)): WENO5's flux (weno5_flux) on each face of the owned cells that the point
+ * is, along each direction d (0 <= i_d <= n_d, 0 <= i_e < n_e across), in flux_d; and with
+ * THINC (thinc 1) the point appended to list[*count ..] when it is an interface cell
+ * (thinc_interface): a warp's cells take consecutive places, and a block's warps one range
+ * taken by one atomic a block (an atomic a cell, on one address, costs as much as the
+ * fluxes themselves).  The list's order is the blocks' arrival, which changes nothing: each
+ * listed cell writes its own faces (thinc_fluxes_kernel).  One launch where there were
+ * three (a direction's fluxes each) and a fourth for the list. */
+__global__ void phi_fluxes_kernel(weno5_stencil_t st, int n0, int n1, int n2, ptrdiff_t origin,
+                                  const double *f, const double *u, const double *v,
+                                  const double *w, double *flux_x, double *flux_y,
+                                  double *flux_z, int thinc, ptrdiff_t *list, int *count)
 {
+  const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) - 1;
+  const int j = (int)(blockIdx.y * blockDim.y + threadIdx.y) - 1, k = (int)blockIdx.z - 1;
+  const int inside = i <= n0 && j <= n1;
+  const ptrdiff_t p = origin + (i + 1) + st.s[1] * (j + 1) + st.s[2] * (ptrdiff_t)(k + 1);
+  if (inside) {
+    const int across_x = j >= 0 && j < n1 && k >= 0 && k < n2;
+    const int across_y = i >= 0 && i < n0 && k >= 0 && k < n2;
+    const int across_z = i >= 0 && i < n0 && j >= 0 && j < n1;
+    if (i >= 0 && across_x) flux_x[p] = weno5_flux(f, u, p, st.s[0]);
+    if (j >= 0 && across_y) flux_y[p] = weno5_flux(f, v, p, st.s[1]);
+    if (k >= 0 && across_z) flux_z[p] = weno5_flux(f, w, p, st.s[2]);
+  }
+  if (!thinc) return;   /* the same for every thread of the launch */
   __shared__ int block_count, block_base;
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
   const int lane = threadIdx.x & 31;   /* blockDim.x is a multiple of 32 */
-  const ptrdiff_t p = origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z;
-  const int here = i < ni && j < nj && thinc_interface(f[p]);
+  const int here = inside && thinc_interface(f[p]);
   if (threadIdx.x == 0 && threadIdx.y == 0) block_count = 0;
   __syncthreads();
   const unsigned mask = __ballot_sync(0xffffffffu, here);
@@ -66,51 +85,40 @@ __global__ void thinc_fluxes_kernel(weno5_stencil_t st, const double *f, const d
   }
 }
 
-void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
-                                       const double *v, const double *w, double thinc_beta,
-                                       double dt, double *out, efsi_scratch *scratch)
+void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, const double *v,
+                      const double *w, double thinc_beta, double dt, double *next,
+                      double *const work[4], efsi_scratch *scratch)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
   /* Face by face, each face once (the cell kernel of the CPU computes each twice): WENO5's
-   * fluxes on the faces of the owned cells, one direction at a time; with THINC, the
-   * interface cells of the owned cells and their face neighbours listed and their faces'
-   * fluxes overwritten (full warps: only listed cells pay for THINC's exponentials); then
-   * each cell's difference of its faces' fluxes. */
-  double *flux_x = (double *)scratch_work(scratch, transport_scratch_bytes(g, thinc_beta > 0));
-  double *flux_y = flux_x + g->size, *flux_z = flux_y + g->size;
-  double *const flux[3] = {flux_x, flux_y, flux_z};
-  const double *const a[3] = {u, v, w};
-  for (int d = 0; d < 3; d++) {
-    int face_hi[3] = {hi[0], hi[1], hi[2]};
-    face_hi[d]++;
-    const ptrdiff_t s = st.s[d];
-    double *fd = flux[d];
-    const double *ad = a[d];
-    for_box(g, lo, face_hi, "advection_weno5_fluxes",
-            [=] __device__(ptrdiff_t q) { fd[q] = weno5_flux(f, ad, q, s); });
-  }
-  if (thinc_beta > 0) {
-    const int wide_lo[3] = {-1, -1, -1}, wide_hi[3] = {g->n[0] + 1, g->n[1] + 1, g->n[2] + 1};
-    /* after the fluxes: the list, then its length */
-    ptrdiff_t *list = (ptrdiff_t *)(flux_z + g->size);
-    int *count = (int *)(list + g->size);
-    cudaStream_t stream = cuda_compute_stream();
-    CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
-    const int ni = wide_hi[0] - wide_lo[0], nj = wide_hi[1] - wide_lo[1];
-    thinc_list_kernel<<<cuda_box_grid(ni, nj, wide_hi[2] - wide_lo[2]),
-                        dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0, stream>>>(
-        ni, nj, grid_index(g, -1, -1, -1), g->stride[1], g->stride[2], f, list, count);
-    cuda_launched("advection_thinc_list");
+   * fluxes on the faces of the owned cells and, with THINC, the list of the interface cells
+   * of the owned cells and their face neighbours, in one launch; then the listed cells'
+   * faces' fluxes overwritten (full warps: only listed cells pay for THINC's exponentials);
+   * then each cell's difference of its faces' fluxes, and the update f + dt rate. */
+  double *flux_x = work[0], *flux_y = work[1], *flux_z = work[2];
+  /* the list in the fourth array (a point index a double's place), its length in the
+   * scratch */
+  static_assert(sizeof(ptrdiff_t) == sizeof(double), "one index in a double's place");
+  ptrdiff_t *list = (ptrdiff_t *)work[3];
+  const int thinc = thinc_beta > 0;
+  int *count = thinc ? (int *)scratch_work(scratch, sizeof(int)) : NULL;
+  cudaStream_t stream = cuda_compute_stream();
+  if (thinc) CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
+  const int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
+  phi_fluxes_kernel<<<cuda_box_grid(n0 + 2, n1 + 2, n2 + 2), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                      stream>>>(st, n0, n1, n2, grid_index(g, -1, -1, -1), f, u, v, w, flux_x,
+                                flux_y, flux_z, thinc, list, count);
+  cuda_launched("phi_advance_fluxes");
+  if (thinc) {
     /* enough threads for every item where the GPU holds them all at once: 2048 resident
      * threads a multiprocessor, 128 a block */
     thinc_fluxes_kernel<<<16 * cuda_multiprocessors(), 128, 0, stream>>>(
-        st, f, u, v, w, list, count, g->n[0], g->n[1], g->n[2], thinc_beta, dt, flux_x, flux_y,
-        flux_z);
-    cuda_launched("advection_thinc_fluxes");
+        st, f, u, v, w, list, count, n0, n1, n2, thinc_beta, dt, flux_x, flux_y, flux_z);
+    cuda_launched("phi_advance_thinc_fluxes");
   }
-  for_box(g, lo, hi, "advection_flux_divergence", [=] __device__(ptrdiff_t p) {
-    out[p] = flux_divergence_at(&st, flux_x, flux_y, flux_z, p);
+  for_box(g, lo, hi, "phi_advance_update", [=] __device__(ptrdiff_t p) {
+    next[p] = axpy_at(f[p], dt, flux_divergence_at(&st, flux_x, flux_y, flux_z, p));
   });
 }
