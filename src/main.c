@@ -129,8 +129,9 @@ static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
 
 /* The seeded bodies: each family's count and the fraction of the region it fills (the tube
  * hematocrit with a vessel, the volume fraction of the box without), and how they were
- * placed (docs/bodies.md, "Seeding"). */
-static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
+ * placed, with the cost model's estimate of a random packing on the process grid of d
+ * (docs/bodies.md, "Seeding"). */
+static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d)
 {
   if (cb->nfam == 0) return;
   const efsi_seeding_report *r = &cb->report;
@@ -142,9 +143,14 @@ static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
            rbc && tube ? "tube hematocrit " : rbc ? "hematocrit " : "", r->fraction[f],
            rbc ? "" : tube ? " of the lumen" : " of the box");
   }
-  if (r->packed)
-    printf("; random packing: %ld sweeps, %.2f s, axis order %.3f\n", r->sweeps, r->seconds,
-           r->order);
+  const double estimate = bodies_pack_estimate(&cb->seeding, cb->family, cb->nfam, d->dims);
+  if (r->packed && r->sweeps > 0)
+    printf("; random packing on %d ranks: %ld sweeps, %.2f s (the busiest rank computing for "
+           "%.2f s of CPU, estimated %.2g s), at most %ld bodies on a rank, axis order %.3f\n",
+           r->ranks, r->sweeps, r->seconds, r->cpu_seconds, estimate, r->most_bodies, r->order);
+  else if (r->packed)
+    printf("; random packing, estimated %.2g s on %d ranks (not packed in a plan)\n", estimate,
+           d->size);
   else
     printf("; lattice\n");
 }
@@ -235,7 +241,7 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
                                      l == ts->binding ? " (binds)" : "");
   printf(" U = %.4g\n", ts->velocity_scale);
   printf("  device: %s\n", b->description);
-  print_bodies(c, cb);
+  print_bodies(c, cb, d);
   if (check) {
     const memory_needs m = memory_estimate(c, g, d->size, 1);
     printf("  memory: %.1f MiB per rank, %.0f bytes per cell, %.1f GiB for all %d ranks",
@@ -273,8 +279,9 @@ static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char 
   decomp_grid(&d, c->cells, c->length, &g);
   efsi_backend backend;
   if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
-  static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
-  print_summary(c, &d, &g, ts, &backend, &unplaced, 1);
+  static efsi_case_bodies planned;   /* the bodies are planned, not placed */
+  if (case_bodies(c, &planned, err, errlen)) return EFSI_EXIT_INPUT;
+  print_summary(c, &d, &g, ts, &backend, &planned, 1);
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
 }
@@ -385,7 +392,8 @@ int main(int argc, char **argv)
   efsi_backend backend;
   if (memory_fits(&cfg, &d, &g, err, sizeof err)
       || backend_choose(&cfg, &d, &backend, err, sizeof err)
-      || device_fits(&cfg, &d, &g, err, sizeof err)) {
+      || device_fits(&cfg, &d, &g, err, sizeof err)
+      || case_bodies_place(&cfg, &bodies, &d, err, sizeof err)) {
     decomp_free(&d);
     cli_free(&cli);
     return input_error(rank, err);
