@@ -19,14 +19,38 @@ int device_select(int node_rank, char *desc, size_t len);
 /* Bytes of device memory free and in all (0 without a device). */
 void device_memory(size_t *free_bytes, size_t *total_bytes);
 
-/* n doubles of device memory, zero-filled; NULL when the device memory runs out. */
+/* n doubles of device memory, zero-filled.  Running out stops the run (base/errors.h). */
 double *device_alloc(size_t n);
 void device_free(double *p);
 
 /* n doubles of page-locked host memory that the device can read and write directly (halo
- * messages through host memory); NULL when it cannot be had. */
+ * messages through host memory).  Running out stops the run. */
 double *device_alloc_pinned(size_t n);
 void device_free_pinned(double *p);
+
+/* Scratch memory of the object that owns it (the solver's, a test's), handed to the kernels
+ * that need some: no kernel keeps memory of its own between calls.  `work` is where the
+ * backend's kernels work (device memory on a GPU, host memory on the CPU); `staging` holds
+ * results on their way to the host (page-locked on a GPU).  Each grows on demand and keeps
+ * its size; scratch_reserve sizes both in advance, so that a run allocates nothing once it
+ * steps and --check counts it (src/solver.c). */
+typedef struct {
+  int gpu;                    /* 1: work in device memory, staging page-locked */
+  void *work, *staging;
+  size_t work_bytes, staging_bytes;
+} efsi_scratch;
+
+/* An empty scratch of the backend (gpu 0 or 1). */
+efsi_scratch scratch_of(int gpu);
+/* At least `bytes` of work or staging memory; the contents are not kept when it grows. */
+void *scratch_work(efsi_scratch *s, size_t bytes);
+void *scratch_staging(efsi_scratch *s, size_t bytes);
+void scratch_reserve(efsi_scratch *s, size_t work_bytes, size_t staging_bytes);
+void scratch_free(efsi_scratch *s);
+/* The GPU backend's half of the above: `bytes` of device memory (staging 0) or page-locked
+ * host memory (staging 1); running out stops the run. */
+void *device_scratch_alloc(size_t bytes, int staging);
+void device_scratch_release(void *p, int staging);
 
 /* Copies of n doubles; they wait for the kernels before them (the compute stream). */
 void device_upload(double *device, const double *host, size_t n);

@@ -17,7 +17,7 @@
  *     good restart file: EFSI_EXIT_BLOWUP for non-finite values or a left stable range,
  *     EFSI_EXIT_RUNTIME for a write that fails; EFSI_EXIT_STOPPED when it was asked to
  *     stop (signals, time.wall_limit), continuable with --restart latest.
- * The exit statuses are these five and 0 (docs/building.md, "Exit statuses"). */
+ * The exit statuses are these five and 0 (docs/building.md, "Exit status"). */
 #ifndef EFSI_ERRORS_H
 #define EFSI_ERRORS_H
 

@@ -1,6 +1,8 @@
 /* Grid layout: strides with rows padded to the alignment, and aligned field storage. */
 #include "base/grid.h"
 
+#include "base/errors.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +33,7 @@ double *field_alloc(const efsi_grid *g)
   size_t bytes = g->size * sizeof(double);
   bytes = (bytes + EFSI_ALIGN - 1) / EFSI_ALIGN * EFSI_ALIGN;
   double *f = aligned_alloc(EFSI_ALIGN, bytes);
-  if (!f) return NULL;
+  if (!f) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory: a field of %zu bytes", bytes);
   /* First touch by the threads that will work on each plane: the kernels split the k range
    * among OpenMP threads the same static way, so on a multi-socket node each plane's pages
    * land in the memory of the socket that uses them. */

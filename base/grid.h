@@ -57,7 +57,8 @@ static inline void grid_view(const efsi_grid *g, const int lo[3], const int hi[3
   }
 }
 
-/* 64-byte aligned, zero-filled field of g->size doubles; NULL on failure. */
+/* 64-byte aligned, zero-filled field of g->size doubles; running out of memory stops the
+ * run (base/errors.h). */
 double *field_alloc(const efsi_grid *g);
 void field_free(double *f);
 

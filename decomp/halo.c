@@ -149,12 +149,29 @@ static void complete(efsi_halo *h, int d)
 }
 
 /* Doubles in a message buffer across d: every field, EFSI_HALO layers, edges and corners. */
-static size_t face_size(const efsi_halo *h, int d)
+/* The doubles of one face's message along d: nfields fields, EFSI_HALO layers, the face
+ * with the halos of the other two directions. */
+static size_t face_doubles(const efsi_grid *g, int d, int nfields)
 {
-  size_t f = (size_t)h->max_fields * EFSI_HALO;
+  size_t f = (size_t)nfields * EFSI_HALO;
   for (int o = 0; o < 3; o++)
-    if (o != d) f *= (size_t)(h->g.n[o] + 2 * EFSI_HALO);
+    if (o != d) f *= (size_t)(g->n[o] + 2 * EFSI_HALO);
   return f;
+}
+
+static size_t face_size(const efsi_halo *h, int d) { return face_doubles(&h->g, d, h->max_fields); }
+
+size_t halo_bytes(const efsi_grid *g, const efsi_decomp *d, int nfields)
+{
+  size_t bytes = 0;
+  for (int e = 0; e < 3; e++) {
+    /* a direction held by one rank copies in place, periodic or walled */
+    if (d->dims[e] == 1) continue;
+    const int low = d->periodic[e] || d->coords[e] > 0;
+    const int high = d->periodic[e] || d->coords[e] < d->dims[e] - 1;
+    bytes += (size_t)(low + high) * 2 * face_doubles(g, e, nfields) * sizeof(double);
+  }
+  return bytes;
 }
 
 /* This rank and rank r of comm share a node. */
@@ -236,14 +253,13 @@ static void connect_peers(efsi_halo *h)
 efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
                        const efsi_layer_ops *ops, int gpu_to_gpu)
 {
-  efsi_halo *h = calloc(1, sizeof *h);
-  if (!h) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  efsi_halo *h = efsi_calloc(1, sizeof *h, "the halo exchange");
   h->g = *g;
   h->ops = ops;
   h->comm = d->comm;
   h->max_fields = max_fields;
-  h->fields = calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields);
-  if (!h->fields) efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory");
+  h->fields = efsi_calloc(max_fields > 0 ? (size_t)max_fields : 1, sizeof *h->fields,
+                          "the halo exchange");
   for (int e = 0; e < 3; e++) {
     h->local[e] = d->dims[e] == 1 && d->periodic[e];
     for (int side = 0; side < 2; side++) {
@@ -258,8 +274,6 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
       if (!talks(h, e, side) || h->peer[e][side]) continue;
       h->send[e][side] = ops->alloc(f);
       h->recv[e][side] = ops->alloc(f);
-      if (!h->send[e][side] || !h->recv[e][side])
-        efsi_abort(EFSI_EXIT_RUNTIME, "halo_create: out of memory for %zu doubles per face", f);
     }
   }
   return h;
@@ -311,6 +325,8 @@ void halo_free(efsi_halo *h)
   free(h->fields);
   free(h);
 }
+
+int halo_pending(const efsi_halo *h) { return h->pending; }
 
 int halo_filled_at_start(const efsi_halo *h, int d) { return d == 0 && h->local[0]; }
 

@@ -19,6 +19,12 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
                        const efsi_layer_ops *ops, int gpu_to_gpu);
 void halo_free(efsi_halo *h);
 
+/* The bytes of message buffers halo_create allocates for nfields fields on block g of the
+ * rank at d->coords in the process grid d->dims: a send and a receive buffer for each face
+ * it exchanges with another rank (its d->periodic say which directions wrap).  It needs no
+ * communicator, so efsi --check --ranks N plans with it too. */
+size_t halo_bytes(const efsi_grid *g, const efsi_decomp *d, int nfields);
+
 /* Faces this rank exchanges with another rank, and how many of them GPU to GPU. */
 int halo_faces(const efsi_halo *h);
 int halo_gpu_to_gpu_faces(const efsi_halo *h);
@@ -31,6 +37,9 @@ void halo_exchange(efsi_halo *h, double *const *fields, int nfields, int width);
  * then does y and z. */
 void halo_start(efsi_halo *h, double *const *fields, int nfields, int width);
 void halo_finish(efsi_halo *h);
+
+/* Whether an exchange is in flight (started, not finished). */
+int halo_pending(const efsi_halo *h);
 
 /* Whether halo_start itself fills the layers along d of the owned rows of the other two
  * directions: x (the first direction) periodic and held by one rank, copied in place at the

@@ -1,6 +1,8 @@
 /* The CPU's layer moves (see layers.h): OpenMP threads over the rows of a box. */
 #include "decomp/layers.h"
 
+#include "base/errors.h"
+
 #include <stdlib.h>
 
 /* Rows of a box: (f, k, j) over nf fields and the box's k and j ranges. */
@@ -58,7 +60,7 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
   }
 }
 
-static double *alloc(size_t n) { return malloc((n > 0 ? n : 1) * sizeof(double)); }
+static double *alloc(size_t n) { return efsi_malloc((n > 0 ? n : 1) * sizeof(double), "halo buffers"); }
 
 static void release(double *buf) { free(buf); }
 

@@ -38,7 +38,8 @@ typedef struct efsi_layer_ops {
   void (*reflect)(const efsi_grid *g, const efsi_reflection *layers, int n);
   /* f = 0 over the box */
   void (*zero)(const efsi_grid *g, double *f, const int lo[3], const int hi[3]);
-  /* message buffers of n doubles, where MPI reads and writes them; NULL when out of memory */
+  /* message buffers of n doubles, where MPI reads and writes them (running out of memory
+   * stops the run, base/errors.h) */
   double *(*alloc)(size_t n);
   void (*release)(double *buf);
   /* the ordering of an exchange against the kernels: begin before the first pack (the fields

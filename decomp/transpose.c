@@ -26,12 +26,7 @@ struct efsi_transpose {
   double *send, *recv;       /* each large enough for a block or any pencil */
 };
 
-static void *checked_malloc(size_t bytes)
-{
-  void *p = malloc(bytes > 0 ? bytes : 1);
-  if (!p) efsi_abort(EFSI_EXIT_RUNTIME, "transpose: out of memory (%zu bytes)", bytes);
-  return p;
-}
+static void *checked_malloc(size_t bytes) { return efsi_malloc(bytes, "transposes"); }
 
 /* First block line of member r when m lines are split among p members. */
 static int split_first(int m, int p, int r) { return r * (m / p) + (r < m % p ? r : m % p); }

@@ -6,8 +6,32 @@
 
 #include "base/device.h"
 #include "base/errors.h"
+#include "verify/poisson_cuda.h"
+#include "verify/poisson_fft.h"
 
-const efsi_backend efsi_cpu_backend = {0, &efsi_cpu_kernels, &efsi_cpu_layers, "CPU"};
+static void *cpu_poisson_create(const efsi_grid *g, const efsi_decomp *d) { return poisson_create(g, d); }
+static void cpu_poisson_solve(void *p, const double *rhs, double *x) { poisson_solve(p, rhs, x); }
+static void cpu_poisson_free(void *p) { poisson_free(p); }
+static const efsi_poisson_ops cpu_poisson = {cpu_poisson_create, cpu_poisson_solve,
+                                             cpu_poisson_free};
+
+const efsi_backend efsi_cpu_backend = {0, &efsi_cpu_kernels, &efsi_cpu_layers, &cpu_poisson,
+                                       "CPU"};
+
+#ifdef EFSI_CUDA
+/* On the GPU the solve stays on the device, on several GPUs on rank 0's (docs/smac.md). */
+static void *gpu_poisson_create(const efsi_grid *g, const efsi_decomp *d)
+{
+  return poisson_cuda_create(g, d);
+}
+static void gpu_poisson_solve(void *p, const double *rhs, double *x)
+{
+  poisson_cuda_solve(p, rhs, x);
+}
+static void gpu_poisson_free(void *p) { poisson_cuda_free(p); }
+static const efsi_poisson_ops gpu_poisson = {gpu_poisson_create, gpu_poisson_solve,
+                                             gpu_poisson_free};
+#endif
 
 /* This rank's number among the ranks of its node. */
 static int node_rank(const efsi_decomp *d)
@@ -41,6 +65,7 @@ int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, 
                  || (c->cuda_aware_mpi == AWARE_AUTO && device_mpi_aware());
   b->gpu = 1;
   b->k = &efsi_cuda_kernels;
+  b->poisson = &gpu_poisson;
   b->layers = aware ? &efsi_cuda_layers_aware : &efsi_cuda_layers;
   snprintf(b->description, sizeof b->description, "%s; halos: %s", desc, b->layers->name);
 #endif

@@ -13,10 +13,20 @@
 #include "src/config.h"
 #include "stencils/kernels.h"
 
+/* The exact Poisson solve of the SMAC path (docs/smac.md) on the backend's fields: create
+ * and free are collective, solve is lap x = rhs, zero mean (verify/poisson_fft.h on the
+ * host, verify/poisson_cuda.h on the GPU). */
+typedef struct {
+  void *(*create)(const efsi_grid *g, const efsi_decomp *d);
+  void (*solve)(void *solver, const double *rhs, double *x);
+  void (*free)(void *solver);
+} efsi_poisson_ops;
+
 typedef struct {
   int gpu;                       /* 1: fields in device memory */
   const efsi_kernels *k;
   const efsi_layer_ops *layers;
+  const efsi_poisson_ops *poisson;
   char description[512];         /* what efsi prints at start: the device and the halo path */
 } efsi_backend;
 
@@ -30,8 +40,8 @@ extern const efsi_backend efsi_cpu_backend;
 int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, char *err,
                    size_t errlen);
 
-/* A field of grid g where the backend's kernels read it (zero-filled); NULL when the memory
- * runs out.  backend_field_free releases it. */
+/* A field of grid g where the backend's kernels read it (zero-filled); running out of
+ * memory stops the run.  backend_field_free releases it. */
 double *backend_field_alloc(const efsi_backend *b, const efsi_grid *g);
 void backend_field_free(const efsi_backend *b, double *f);
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stencils/kernel_list.h"
 #include "stencils/operators.h"
 #include "base/errors.h"
 #include "decomp/reduce.h"
@@ -42,10 +43,9 @@ static void shape_of_moments(const double sum[MOMENT_COUNT], const double length
 void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
 {
   const efsi_grid *g = &s->grid;
-  const efsi_config *c = sv->cfg;
+  const efsi_config *c = sv->cs->config;
   const efsi_kernels *k = sv->k;
-  double *plane = sv->plane_sums;   /* 2 SUM_COUNT n[2] doubles: enough for FLOW_COUNT,
-                                     * MOMENT_COUNT and LUMEN_COUNT partials per plane */
+  efsi_scratch *plane = &sv->scratch;   /* the reductions' per-plane partials */
   k->divergence(g, 1.0, s->u, s->v, s->w, sv->div);
   double flow[FLOW_COUNT];
   k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);
@@ -65,20 +65,21 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   double u_wall[3][2];
   solver_wall_velocity(c, s->time, u_wall);
   for (int d = 1; d < 3; d++)
-    k->wall_shear_sums(g, d, c->viscosity, s->u, d == 1 ? s->w : s->v, u_wall[d], &sums[SHEAR]);
+    k->wall_shear_sums(g, d, c->viscosity, s->u, d == 1 ? s->w : s->v, u_wall[d], plane,
+                       &sums[SHEAR]);
   if (s->nmat > 0) {
     /* the extremes of det B over solid cells (sum of phi >= 1/2) */
     double det[2];
     double *const *phi = (double *const *)s->phi, *const *b = (double *const *)s->b;
     for (int m = 0; m < s->nmat; m++)
       k->phi_moments(g, s->phi[m], plane, moments + m * MOMENT_COUNT);
-    sums[ELASTIC] = k->elastic_energy(g, s->nmat, sv->modulus, phi, b, plane);
+    sums[ELASTIC] = k->elastic_energy(g, s->nmat, sv->cs->materials.modulus, phi, b, plane);
     k->det_range(g, s->nmat, phi, b, 0.5, plane, det);
     maxima[2] = -det[0];
     maxima[3] = det[1];
   }
-  const int wall = c->vessel_shape == VESSEL_TUBE ? sv->wall_material : -1;
-  const int rbc = sv->rbc_material;
+  const int wall = c->vessel_shape == VESSEL_TUBE ? sv->cs->wall_material : -1;
+  const int rbc = sv->cs->rbc_material;
   if (wall >= 0) {
     double lumen[LUMEN_COUNT];
     k->lumen_sums(g, c->viscosity, s->phi[wall], rbc >= 0 ? s->phi[rbc] : NULL, s->u, s->v,

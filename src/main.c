@@ -21,7 +21,7 @@
 #include "base/device.h"
 #include "src/backend.h"
 #include "src/config.h"
-#include "src/materials.h"
+#include "src/case.h"
 #include "src/cli.h"
 #include "decomp/decomp.h"
 #include "base/errors.h"
@@ -33,6 +33,7 @@
 #include "src/state.h"
 #include "src/stop.h"
 #include "src/timestep.h"
+#include "stencils/kernel_list.h"
 #include "stencils/reductions.h"
 
 /* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
@@ -55,64 +56,21 @@ static char *broadcast_case_text(int rank, const char *path, char *err, size_t e
     free(text);
     return NULL;
   }
-  if (rank != 0) text = malloc((size_t)length + 1);
-  if (!text) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory reading %s", path);
+  if (rank != 0) text = efsi_malloc((size_t)length + 1, "the case file");
   MPI_CHECK(MPI_Bcast(text, (int)length + 1, MPI_CHAR, 0, MPI_COMM_WORLD));
   return text;
 }
 
-/* Memory the run will hold on one rank (rank 0 when root), in bytes: the fields of the state
- * (u, v, w, p, and with a solid every phi_m and six B) and of the solver (13 work arrays and
- * one rate per material; halos and row padding included), the halo buffers and the SMAC
- * solver's arrays.  On a GPU these are device memory, and the host holds a mirror of the
- * state for output; a solid adds three fields of device scratch (stencils/cuda/weno5.cu:
- * the volume fractions' face fluxes), THINC transport a fourth (its interface cells);
- * SMAC on the GPU solves the whole grid on rank 0's (its block, spectrum and twice its
- * lines, the Thomas coefficients), through host copies on several ranks. */
-typedef struct { double host, device; } memory_needs;
-
-static memory_needs memory_estimate(const efsi_config *c, const efsi_grid *g, int ranks, int root)
-{
-  efsi_materials materials;
-  const int nmat = materials_of_case(c, &materials);
-  const int state_fields = state_array_count(nmat), solver_fields = 13 + nmat;
-  const int exchanged = state_exchanged_count(nmat);
-  const double field = (double)g->size * sizeof(double), cells = (double)grid_cells(g);
-  const double faces = 2.0 * ((double)(g->n[1] + 6) * (g->n[2] + 6) + (double)(g->n[0] + 6) * (g->n[2] + 6)
-                              + (double)(g->n[0] + 6) * (g->n[1] + 6));
-  const double halo = 2.0 * exchanged * EFSI_HALO * faces * sizeof(double);   /* send + receive */
-  /* the reductions' per-plane partials (src/solver.c: the ACM's double-double pairs) */
-  const double planes = (double)g->n[2] * 2 * SUM_COUNT * sizeof(double);
-  const int smac = c->pressure_method == PRESSURE_SMAC;
-  memory_needs m = {0, 0};
-  if (c->device == DEVICE_GPU) {
-    m.device = (state_fields + solver_fields) * field + halo + planes;
-    m.host = state_fields * field;
-    if (nmat > 0) m.device += (c->phi_transport == PHI_THINC ? 4 : 3) * field;
-    const double whole = (double)g->global_n[0] * g->global_n[1] * g->global_n[2];
-    if (smac && root)
-      m.device += whole * sizeof(double)
-                  + 3.5 * (g->global_n[0] / 2 + 1) * g->global_n[1] * g->global_n[2] * 16.0;
-    if (smac && ranks > 1) {   /* the packed block of this rank, on the device and the host */
-      m.device += cells * sizeof(double);
-      m.host += cells * sizeof(double) + (root ? 2.0 * whole * sizeof(double) : 0.0);
-    }
-  } else {
-    m.host = (state_fields + solver_fields) * field + halo + planes;
-    if (smac) m.host += 3.0 * cells * sizeof(double);
-  }
-  return m;
-}
-
 /* Collective, on a GPU: does the run fit the device memory left free?  A case that does not
  * is refused before any allocation, naming what it needs and what there is. */
-static int device_fits(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+static int device_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_grid *g,
                        char *err, size_t errlen)
 {
-  if (c->device != DEVICE_GPU) return 0;
+  const efsi_config *c = cs->config;
+  if (!cs->gpu) return 0;
   size_t free_bytes = 0, total = 0;
   device_memory(&free_bytes, &total);
-  const double needed = memory_estimate(c, g, d->size, d->rank == 0).device;
+  const double needed = case_memory(cs, g, d).device;
   /* the tightest rank decides: the largest shortfall, with its figures */
   double shortfall[3] = {needed - (double)free_bytes, needed, (double)free_bytes};
   struct { double value; int rank; } mine = {shortfall[0], d->rank}, worst;
@@ -165,16 +123,15 @@ static void format_count(double n, char *buf, size_t len)
 /* Does one rank's block of the process grid dims fit efsi's index and message types?  The
  * points of a field with halos and a halo message must fit an int (MPI counts, the serial
  * NetCDF planes).  Computed in double: nothing overflows on the way. */
-static int block_fits(const efsi_config *c, const int dims[3], char *err, size_t errlen)
+static int block_fits(const efsi_case *cs, const int dims[3], char *err, size_t errlen)
 {
+  const efsi_config *c = cs->config;
   double n[3], points = 1;
   for (int e = 0; e < 3; e++) {
     n[e] = (double)(c->cells[e] / dims[e]);
     points *= n[e] + 2 * EFSI_HALO + EFSI_ALIGN / sizeof(double);
   }
-  efsi_materials materials;
-  const int nmat = materials_of_case(c, &materials);
-  const double exchanged = state_exchanged_count(nmat);
+  const double exchanged = cs->exchanged_arrays;
   double face = 0;
   for (int e = 0; e < 3; e++)
     face = fmax(face, EFSI_HALO * exchanged * (n[(e + 1) % 3] + 2 * EFSI_HALO)
@@ -189,16 +146,17 @@ static int block_fits(const efsi_config *c, const int dims[3], char *err, size_t
 
 /* Collective: does the run fit the memory of every node (the ranks there times the
  * estimate per rank against the node's physical memory)?  Refused before any allocation. */
-static int memory_fits(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+static int memory_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_grid *g,
                        char *err, size_t errlen)
 {
+  const efsi_config *c = cs->config;
   MPI_Comm node;
   int on_node = 1;
   MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node));
   MPI_CHECK(MPI_Comm_size(node, &on_node));
   MPI_CHECK(MPI_Comm_free(&node));
   const double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-  const double need = memory_estimate(c, g, d->size, d->rank == 0).host;
+  const double need = case_memory(cs, g, d).host;
   int short_here = physical > 0 && need * on_node > physical, any = 0;
   MPI_CHECK(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, d->comm));
   if (!any) return 0;
@@ -216,10 +174,11 @@ static int memory_fits(const efsi_config *c, const efsi_decomp *d, const efsi_gr
   return 1;
 }
 
-static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
+static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_grid *g,
                           const efsi_timestep *ts, const efsi_backend *b,
                           const efsi_case_bodies *cb, int check)
 {
+  const efsi_config *c = cs->config;
   int threads = 1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
@@ -243,7 +202,7 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
   printf("  device: %s\n", b->description);
   print_bodies(c, cb, d);
   if (check) {
-    const memory_needs m = memory_estimate(c, g, d->size, 1);
+    const efsi_memory m = case_memory(cs, g, d);
     printf("  memory: %.1f MiB per rank, %.0f bytes per cell, %.1f GiB for all %d ranks",
            m.host / 1048576.0, m.host / grid_cells(g), m.host * d->size / 1073741824.0,
            d->size);
@@ -258,11 +217,12 @@ static void print_summary(const efsi_config *c, const efsi_decomp *d, const efsi
 /* --check --ranks N: the process grid, limits and memory of a run on N ranks, planned on
  * this one process without creating the ranks (a decomposition of one process standing in
  * for rank 0 of N).  Returns the exit status. */
-static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char *err,
+static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, char *err,
                 size_t errlen)
 {
+  const efsi_config *c = cs->config;
   const int n = (int)ranks;
-  const int periodic[3] = {1, c->boundary[1] == BOUNDARY_PERIODIC, c->boundary[2] == BOUNDARY_PERIODIC};
+  const int *periodic = cs->periodic;
   efsi_decomp d;
   memset(&d, 0, sizeof d);
   char why[1024] = "";
@@ -271,7 +231,7 @@ static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char 
     snprintf(err, errlen, "%.1000s: %s", config_where(c, "grid.ranks"), why);
     return EFSI_EXIT_INPUT;
   }
-  if (block_fits(c, d.dims, err, errlen)) return EFSI_EXIT_INPUT;
+  if (block_fits(cs, d.dims, err, errlen)) return EFSI_EXIT_INPUT;
   d.comm = MPI_COMM_SELF;
   d.size = n;
   for (int e = 0; e < 3; e++) d.periodic[e] = periodic[e];
@@ -281,7 +241,7 @@ static int plan(const efsi_config *c, const efsi_timestep *ts, long ranks, char 
   if (backend_choose(c, &d, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static efsi_case_bodies planned;   /* the bodies are planned, not placed */
   if (case_bodies(c, &planned, err, errlen)) return EFSI_EXIT_INPUT;
-  print_summary(c, &d, &g, ts, &backend, &planned, 1);
+  print_summary(cs, &d, &g, ts, &backend, &planned, 1);
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
 }
@@ -344,19 +304,22 @@ int main(int argc, char **argv)
   int bad = config_parse(&cfg, cli.case_file, text, cli.overrides, cli.n_overrides, err, sizeof err);
   free(text);
   if (!bad && cli.steps > 0) cfg.steps = cli.steps;
+  /* the case resolved once: materials, periodicity, methods, the lists of arrays */
+  static efsi_case cs;
+  if (!bad) case_resolve(&cfg, &cs);
   efsi_timestep ts;
   if (!bad && cli.plan_ranks > 0) {   /* --check --ranks N */
-    bad = timestep_choose(&cfg, &ts, err, sizeof err);
-    const int status = bad ? EFSI_EXIT_INPUT : plan(&cfg, &ts, cli.plan_ranks, err, sizeof err);
+    bad = timestep_choose(&cs, &ts, err, sizeof err);
+    const int status = bad ? EFSI_EXIT_INPUT : plan(&cs, &ts, cli.plan_ranks, err, sizeof err);
     cli_free(&cli);
     if (status) return input_error(rank, err);
     MPI_Finalize();
     return 0;
   }
   if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
-  if (!bad) bad = timestep_choose(&cfg, &ts, err, sizeof err);
+  if (!bad) bad = timestep_choose(&cs, &ts, err, sizeof err);
   efsi_decomp d;
-  const int periodic[3] = {1, cfg.boundary[1] == BOUNDARY_PERIODIC, cfg.boundary[2] == BOUNDARY_PERIODIC};
+  const int *periodic = cs.periodic;
   int planned[3];
   if (!bad) {
     char why[1024] = "";
@@ -366,7 +329,7 @@ int main(int argc, char **argv)
     }
   }
   /* sizes first: the seeding below allocates per body, the decomposition per rank */
-  if (!bad) bad = block_fits(&cfg, planned, err, sizeof err);
+  if (!bad) bad = block_fits(&cs, planned, err, sizeof err);
   static efsi_case_bodies bodies;
   if (!bad && cfg.voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
     if (rank == 0)
@@ -390,15 +353,15 @@ int main(int argc, char **argv)
   efsi_grid g;
   decomp_grid(&d, cfg.cells, cfg.length, &g);
   efsi_backend backend;
-  if (memory_fits(&cfg, &d, &g, err, sizeof err)
+  if (memory_fits(&cs, &d, &g, err, sizeof err)
       || backend_choose(&cfg, &d, &backend, err, sizeof err)
-      || device_fits(&cfg, &d, &g, err, sizeof err)
+      || device_fits(&cs, &d, &g, err, sizeof err)
       || case_bodies_place(&cfg, &bodies, &d, err, sizeof err)) {
     decomp_free(&d);
     cli_free(&cli);
     return input_error(rank, err);
   }
-  if (rank == 0) print_summary(&cfg, &d, &g, &ts, &backend, &bodies, cli.check);
+  if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cli.check);
   if (cli.check) {
     if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
     decomp_free(&d);
@@ -423,7 +386,7 @@ int main(int argc, char **argv)
     restart_file = latest[0] ? latest : NULL;
   }
   /* a restart file that does not fit the case is refused before anything is allocated */
-  if (restart_file && state_check_restart(restart_file, &cfg, &g, &d, err, sizeof err)) {
+  if (restart_file && state_check_restart(restart_file, &cs, &g, &d, err, sizeof err)) {
     decomp_free(&d);
     cli_free(&cli);
     return input_error(rank, err);
@@ -442,7 +405,7 @@ int main(int argc, char **argv)
     if (restart_file) printf("  restart: %s\n", restart_file);
   }
 
-  const int status = run(&cfg, &d, &ts, dir, restart_file, &bodies, &backend);
+  const int status = run(&cs, &d, &ts, dir, restart_file, &bodies, &backend);
   decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();

@@ -45,12 +45,14 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   printf("  %.4g s per step (output excluded), %.4g M cell-updates/s, %.4g GFLOP/s", per_step,
          mcups, gflops);
   if (c->peak_gflops > 0) printf(" (%.3g %% of %.4g GFLOP/s peak)", 100 * gflops / c->peak_gflops, c->peak_gflops);
-  printf("\n  %-14s %10s %7s %11s %9s\n", "kernel", "seconds", "share", "flop/cell", "GFLOP/s");
+  printf("\n  %-14s %10s %7s %11s %9s %8s %8s\n", "kernel", "seconds", "share", "flop/cell",
+         "GFLOP/s", "B/cell", "GB/s");
   for (int k = 0; k < TIMER_COUNT; k++) {
     const double s = slowest[k];
-    const double kf = timer_flops_per_cell(t, k);
-    printf("  %-14s %10.4g %6.1f%% %11.0f %9.4g\n", timer_name(k), s,
-           total > 0 ? 100 * s / total : 0.0, kf, s > 0 ? kf * cells * steps / s * 1e-9 : 0.0);
+    const double kf = timer_flops_per_cell(t, k), kb = timer_bytes_per_cell(t, k);
+    printf("  %-14s %10.4g %6.1f%% %11.0f %9.4g %8.0f %8.4g\n", timer_name(k), s,
+           total > 0 ? 100 * s / total : 0.0, kf, s > 0 ? kf * cells * steps / s * 1e-9 : 0.0,
+           kb, s > 0 ? kb * cells * steps / s * 1e-9 : 0.0);
   }
 
   char path[EFSI_PATH_LEN + 32];
@@ -73,8 +75,9 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
     const double s = slowest[k], kf = timer_flops_per_cell(t, k);
     const double kg = s > 0 ? kf * cells * steps / s * 1e-9 : 0.0;
     fprintf(f, "    \"%s\": {\"seconds\": %.6g, \"mean_seconds\": %.6g, \"share\": %.6g, "
-               "\"flops_per_cell\": %.6g, \"gflops\": %.6g", timer_name(k), s, mean[k],
-            total > 0 ? s / total : 0.0, kf, kg);
+               "\"flops_per_cell\": %.6g, \"gflops\": %.6g, \"bytes_per_cell\": %.6g",
+            timer_name(k), s, mean[k], total > 0 ? s / total : 0.0, kf, kg,
+            timer_bytes_per_cell(t, k));
     if (c->peak_gflops > 0) fprintf(f, ", \"percent_of_peak\": %.6g", 100 * kg / c->peak_gflops);
     fprintf(f, "}%s\n", k + 1 < TIMER_COUNT ? "," : "");
   }

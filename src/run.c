@@ -114,7 +114,7 @@ static void print_progress(const output_state *o, double seconds, long steps)
     v.div_rms = sqrt(fmax(info->div2_predicted, 0.0));
     if (info->beta > 0) {
       double flow[FLOW_COUNT];
-      o->sv->k->flow_norms(g, 1.0, o->s->u, o->s->v, o->s->w, o->sv->div, o->sv->plane_sums,
+      o->sv->k->flow_norms(g, 1.0, o->s->u, o->s->v, o->s->w, o->sv->div, &o->sv->scratch,
                            flow);
       v.mach = flow[FLOW_SPEED_MAX] / info->beta;
     }
@@ -136,7 +136,7 @@ static double write_diagnostics(output_state *o, double seconds)
   if (o->d->rank == 0) diagnostics_write(&row);
   if (o->bodies) {
     const efsi_grid *g = &o->s->grid;
-    tracers_interpolate(o->tracers, o->sv->k, g, o->s->u, o->s->v, o->s->w);
+    tracers_interpolate(o->tracers, o->sv->k, &o->sv->scratch, g, o->s->u, o->s->v, o->s->w);
     long n = 0;
     efsi_tracer *all = NULL;
     tracers_gather(o->tracers, &n, &all);
@@ -215,17 +215,17 @@ static double restart_bytes(const efsi_state *s)
   return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 
-int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
+int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
         const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b)
 {
+  const efsi_config *c = cs->config;
   efsi_grid g;
   decomp_grid(d, c->cells, c->length, &g);
   efsi_state host, on_device, *state = &host;   /* the solver's state: host or device */
   efsi_solver sv;
-  if (state_alloc_case(&host, &g, c)
-      || (b->gpu && state_alloc_like(state = &on_device, &host, b))
-      || solver_create(&sv, c, d, &g, ts->dt, b))
-    efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the fields (efsi --check gives the estimate)");
+  state_alloc_case(&host, &g, cs);
+  if (b->gpu) state_alloc_like(state = &on_device, &host, b);
+  solver_create(&sv, cs, d, &g, ts->dt, b);
   efsi_state *const sp = state;
   if (b->gpu && d->size > 1) {
     int faces[2] = {halo_faces(sv.halo), halo_gpu_to_gpu_faces(sv.halo)};
@@ -236,7 +236,6 @@ int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const cha
   }
 
   efsi_tracers *tracers = tracers_create(d, &g);
-  if (!tracers) efsi_abort(EFSI_EXIT_RUNTIME, "out of memory allocating the tracers");
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1, .host_step = -1};

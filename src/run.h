@@ -5,6 +5,7 @@
 
 #include "base/errors.h"
 #include "src/backend.h"
+#include "src/case.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "src/init_solid.h"
@@ -18,7 +19,7 @@
 /* Collective.  cb: the case's bodies, validated by case_bodies.  Returns the exit status:
  * 0, EFSI_EXIT_INPUT (unreadable or mismatched restart or voxel file), EFSI_EXIT_BLOWUP or
  * EFSI_EXIT_STOPPED. */
-int run(const efsi_config *c, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
+int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts, const char *dir,
         const char *restart_file, const efsi_case_bodies *cb, const efsi_backend *b);
 
 #endif

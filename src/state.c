@@ -1,6 +1,5 @@
 /* Allocation of the solver state: every field on the same aligned grid layout. */
 #include "src/state.h"
-#include "src/materials.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,45 +14,27 @@ int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *
   s->grid = *g;
   if (nmat < 0 || nmat > EFSI_MAX_MATERIALS) return 1;
   s->nmat = nmat;
-  s->u = field_alloc(g);
-  s->v = field_alloc(g);
-  s->w = field_alloc(g);
-  s->p = field_alloc(g);
-  int failed = !s->u || !s->v || !s->w || !s->p;
-  for (int m = 0; m < nmat; m++) {
-    strncpy(s->material[m], names[m], EFSI_MATERIAL_NAME - 1);
-    s->phi[m] = field_alloc(g);
-    failed |= !s->phi[m];
-  }
-  if (nmat > 0) {
-    for (int c = 0; c < 6; c++) {
-      s->b[c] = field_alloc(g);
-      failed |= !s->b[c];
-    }
-    if (!failed)
-      for (int c = TXX; c <= TZZ; c++) field_fill(g, 1.0, s->b[c]);
-  }
-  if (failed) state_free(s);
-  return failed;
+  for (int m = 0; m < nmat; m++) strncpy(s->material[m], names[m], EFSI_MATERIAL_NAME - 1);
+  double **list[STATE_MAX_ARRAYS];
+  const int n = state_arrays(s, list);
+  for (int f = 0; f < n; f++) *list[f] = field_alloc(g);
+  if (nmat > 0)
+    for (int c = TXX; c <= TZZ; c++) field_fill(g, 1.0, s->b[c]);
+  return 0;
 }
 
-int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c)
+int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_case *cs)
 {
-  efsi_materials materials;
-  materials_of_case(c, &materials);
   const char *list[EFSI_MAX_MATERIALS];
-  for (int m = 0; m < materials.count; m++) list[m] = materials.name[m];
-  return state_alloc(s, g, materials.count, list);
+  for (int m = 0; m < cs->nmat; m++) list[m] = cs->materials.name[m];
+  return state_alloc(s, g, cs->nmat, list);
 }
 
 void state_free(efsi_state *s)
 {
-  field_free(s->u);
-  field_free(s->v);
-  field_free(s->w);
-  field_free(s->p);
-  for (int m = 0; m < s->nmat; m++) field_free(s->phi[m]);
-  for (int c = 0; c < 6; c++) field_free(s->b[c]);
+  double **list[STATE_MAX_ARRAYS];
+  const int n = state_arrays(s, list);
+  for (int f = 0; f < n; f++) field_free(*list[f]);
   memset(s, 0, sizeof *s);
 }
 
@@ -133,17 +114,15 @@ void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, l
   restart_write(dir, &snap, d, n_tracers, tracers);
 }
 
-int state_check_restart(const char *path, const efsi_config *c, const efsi_grid *g,
+int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *g,
                         const efsi_decomp *d, char *err, size_t errlen)
 {
-  efsi_materials materials;
-  materials_of_case(c, &materials);
   efsi_state shell;   /* the grid and the names of the case's arrays, no fields */
   memset(&shell, 0, sizeof shell);
   shell.grid = *g;
-  shell.nmat = materials.count;
-  for (int m = 0; m < materials.count; m++)
-    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", materials.name[m]);
+  shell.nmat = cs->nmat;
+  for (int m = 0; m < cs->nmat; m++)
+    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
   efsi_snapshot snap;
   state_snapshot(&shell, 0, &snap);
   return restart_check(path, &snap, d, err, errlen);
@@ -161,8 +140,7 @@ int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, ch
   return 0;
 }
 
-/* The fields of a state, in one list (velocity, p, every phi_m, B). */
-static int state_arrays(efsi_state *s, double **list[4 + EFSI_MAX_MATERIALS + 6])
+int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS])
 {
   int n = 0;
   list[n++] = &s->u;
@@ -174,24 +152,28 @@ static int state_arrays(efsi_state *s, double **list[4 + EFSI_MAX_MATERIALS + 6]
   return n;
 }
 
+int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS])
+{
+  double **list[STATE_MAX_ARRAYS];
+  const int n = state_arrays(s, list);
+  int e = 0;
+  for (int f = 0; f < n; f++)
+    if (list[f] != &s->p) fields[e++] = *list[f];
+  return e;
+}
+
 int state_alloc_like(efsi_state *s, const efsi_state *host, const efsi_backend *b)
 {
   *s = *host;
-  double **list[4 + EFSI_MAX_MATERIALS + 6];
+  double **list[STATE_MAX_ARRAYS];
   const int n = state_arrays(s, list);
-  int failed = 0;
-  for (int f = 0; f < n; f++) *list[f] = NULL;
-  for (int f = 0; f < n; f++) {
-    *list[f] = backend_field_alloc(b, &s->grid);
-    failed |= !*list[f];
-  }
-  if (failed) state_free_on(s, b);
-  return failed;
+  for (int f = 0; f < n; f++) *list[f] = backend_field_alloc(b, &s->grid);
+  return 0;
 }
 
 void state_free_on(efsi_state *s, const efsi_backend *b)
 {
-  double **list[4 + EFSI_MAX_MATERIALS + 6];
+  double **list[STATE_MAX_ARRAYS];
   const int n = state_arrays(s, list);
   for (int f = 0; f < n; f++)
     if (*list[f]) backend_field_free(b, *list[f]);
@@ -201,7 +183,7 @@ void state_free_on(efsi_state *s, const efsi_backend *b)
 void state_transfer(efsi_state *backend_state, efsi_state *host, const efsi_backend *b,
                     int upload)
 {
-  double **to[4 + EFSI_MAX_MATERIALS + 6], **from[4 + EFSI_MAX_MATERIALS + 6];
+  double **to[STATE_MAX_ARRAYS], **from[STATE_MAX_ARRAYS];
   const int n = state_arrays(upload ? backend_state : host, to);
   state_arrays(upload ? host : backend_state, from);
   for (int f = 0; f < n; f++) {

@@ -10,6 +10,7 @@
 #include "decomp/decomp.h"
 #include "io/snapshot.h"
 #include "src/backend.h"
+#include "src/case.h"
 #include "src/config.h"
 
 typedef struct {
@@ -25,21 +26,27 @@ typedef struct {
   double drive_force;        /* current body force per volume in +x */
 } efsi_state;
 
-/* Allocate the fields of a state on grid g with nmat materials (named) and set
- * v = 0, p = 0, phi = 0, B = I.  Returns nonzero when memory runs out. */
-/* The arrays of a state with nmat materials: u, v, w, p, and with a solid phi_m and the six
- * components of B; and those a halo exchange of the state carries (all but p). */
+/* The state's arrays, in one list: u, v, w, p, then with a solid every phi_m and the six
+ * components of B.  Allocation, copies, output and the exchange all walk this list:
+ * state_arrays gives the addresses of the pointers, state_exchanged the fields the state's
+ * halo exchange carries (all but p, in the same order); each returns how many.  For a
+ * case with nmat materials, before any state exists: state_array_count. */
+enum { STATE_MAX_ARRAYS = 4 + EFSI_MAX_MATERIALS + 6 };
+int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS]);
+int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS]);
 static inline int state_array_count(int nmat) { return 4 + (nmat > 0 ? nmat + 6 : 0); }
 static inline int state_exchanged_count(int nmat) { return state_array_count(nmat) - 1; }
 
+/* Allocate the fields of a state on grid g with nmat materials (named) and set
+ * v = 0, p = 0, phi = 0, B = I.  Returns nonzero when nmat is outside 0..EFSI_MAX_MATERIALS;
+ * running out of memory stops the run. */
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names);
-/* The state of a case: its materials (src/materials.h) in their order. */
-int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_config *c);
+/* The state of a case: its materials in their order. */
+int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_case *cs);
 void state_free(efsi_state *s);
 
 /* A state with the grid and materials of host whose fields the backend's kernels read
- * (device memory on a GPU), uninitialised; freed by state_free_on.  Returns nonzero when
- * the memory runs out. */
+ * (device memory on a GPU), uninitialised; freed by state_free_on.  Returns 0. */
 int state_alloc_like(efsi_state *s, const efsi_state *host, const efsi_backend *b);
 void state_free_on(efsi_state *s, const efsi_backend *b);
 
@@ -62,7 +69,7 @@ void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, l
 
 /* Collective: is the restart file at path one for this case on grid g (io/restart.h,
  * restart_check)?  Nothing is allocated. */
-int state_check_restart(const char *path, const efsi_config *c, const efsi_grid *g,
+int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *g,
                         const efsi_decomp *d, char *err, size_t errlen);
 
 /* Collective: fill s (allocated for the case on this process grid) from a restart file, or

@@ -1,42 +1,69 @@
-/* Wall-clock time per kernel family, for the performance table and performance.json.
- * The families are those of the paper's Table 1; flop counts per cell and per call are
- * documented in docs/performance.md and kept in timers.c next to the names. */
+/* Wall-clock time per kernel family, for the performance table and performance.json.  The
+ * families are those of the paper's Table 1 (stencils/kernel_list.h: each kernel's family,
+ * operations and memory traffic per point are declared there), then the exchange, the
+ * reduction and the output.  One family's clock runs at a time: a kernel's call
+ * (timers_kernel) or an exchange (timers_switch) stops the clock of the family before it,
+ * so that the step's code names no clock. */
 #ifndef EFSI_TIMERS_H
 #define EFSI_TIMERS_H
 
+#include "base/grid.h"
+#include "stencils/kernel_list.h"
+
 enum {
-  TIMER_ADVECTION = 0,   /* WENO5 advection of velocity, volume fractions and B */
-  TIMER_OLDROYD,         /* the Oldroyd rate L.B + B.L^T, update of phi and B */
-  TIMER_STRESS,          /* stress tensor on centres and edges */
-  TIMER_DIVERGENCE,      /* stress divergence and velocity update */
-  TIMER_PROJECTION,      /* D*, Laplacians, sums, dp, pressure and velocity correction */
-  TIMER_HALO,            /* halo exchange and boundary layers */
-  TIMER_ALLREDUCE,       /* global reductions */
-  TIMER_SYNC,            /* waiting at a barrier before the reduction (performance.sync_timers) */
-  TIMER_IO,              /* NetCDF and CSV output */
+  TIMER_ADVECTION = KERNEL_FAMILY_ADVECTION,
+  TIMER_OLDROYD = KERNEL_FAMILY_OLDROYD,
+  TIMER_STRESS = KERNEL_FAMILY_STRESS,
+  TIMER_DIVERGENCE = KERNEL_FAMILY_DIVERGENCE,
+  TIMER_PROJECTION = KERNEL_FAMILY_PROJECTION,
+  TIMER_HALO = KERNEL_FAMILIES,  /* halo exchange and boundary layers */
+  TIMER_ALLREDUCE,               /* global reductions */
+  TIMER_SYNC,                    /* waiting at a barrier before the reduction (performance.sync_timers) */
+  TIMER_IO,                      /* NetCDF and CSV output */
   TIMER_COUNT
 };
 
 typedef struct {
-  double flops[TIMER_COUNT];     /* per owned cell and step, for this case */
   double seconds[TIMER_COUNT];
   double started[TIMER_COUNT];
   long calls[TIMER_COUNT];
+  double flops[TIMER_COUNT];     /* counted operations and values streamed by the kernels */
+  double values[TIMER_COUNT];    /* charged to each family since the clocks were zeroed */
+  long steps;                    /* steps since then (timers_step) */
+  double cells;                  /* owned cells of the rank */
+  int nmat;                      /* materials of the case (the kernels' counts use it) */
+  int running;                   /* the family whose clock runs, -1: none */
   int device;                    /* a GPU run: the clocks are events on its compute stream
                                     (base/device.h), read by timers_collect */
 } efsi_timers;
 
-/* Zero the clocks and set the operation counts for a case with nmat materials. */
-void timers_reset(efsi_timers *t, int nmat);
-/* Zero the clocks only (the time loop's figures exclude the set-up before it). */
+/* Zero everything for a case with nmat materials on a block of `cells` owned cells. */
+void timers_reset(efsi_timers *t, int nmat, double cells);
+/* Zero the clocks and counts only (the time loop's figures exclude the set-up before it). */
 void timers_zero_clocks(efsi_timers *t);
 /* Add the device's clocks into seconds (a GPU run; nothing to do on the CPU). */
 void timers_collect(efsi_timers *t);
+
+/* The clock of `which` runs from now (the one running before stops); timers_pause stops
+ * the one running. */
+void timers_switch(efsi_timers *t, int which);
+void timers_pause(efsi_timers *t);
+/* A call of kernel id (KERNEL_ID_*) on the points of grid g: its family's clock runs, and
+ * its counted operations and values for those points are charged to the family.  The
+ * diagnostics' kernels are neither timed nor counted. */
+void timers_kernel(efsi_timers *t, int id, const efsi_grid *g);
+/* One step done: the counts per cell and step are over the steps since the clocks were
+ * zeroed. */
+static inline void timers_step(efsi_timers *t) { t->steps++; }
+
+/* A clock of its own, outside the families' switching (the output). */
 void timer_start(efsi_timers *t, int which);
 void timer_stop(efsi_timers *t, int which);
 const char *timer_name(int which);
-/* Floating-point operations per owned cell for one step of this kernel family
- * (add, multiply, divide, sqrt = 1; FMA = 2), counted from the source. */
-static inline double timer_flops_per_cell(const efsi_timers *t, int which) { return t->flops[which]; }
+
+/* Floating-point operations (add, multiply, divide, sqrt 1; FMA 2) and bytes per owned
+ * cell and step of family `which`, as counted by the kernels' calls. */
+double timer_flops_per_cell(const efsi_timers *t, int which);
+double timer_bytes_per_cell(const efsi_timers *t, int which);
 
 #endif

@@ -5,7 +5,6 @@
  *                                     viscous term is what keeps it stable)
  *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none) */
 #include "src/timestep.h"
-#include "src/materials.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -52,8 +51,9 @@ double timestep_velocity_scale(const efsi_config *c)
   return u;
 }
 
-int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t errlen)
+int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t errlen)
 {
+  const efsi_config *c = cs->config;
   const double h = smallest_spacing(c);
   const double nu = c->viscosity / c->density;
   const double u = timestep_velocity_scale(c);
@@ -62,10 +62,8 @@ int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t e
   ts->limit[LIMIT_ADVECTIVE] = u > 0 ? h / u : INFINITY;
   ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / (u * u) : INFINITY;
   /* shear waves in the stiffest material: c_s = sqrt(G_max / rho) */
-  efsi_materials materials;
-  materials_of_case(c, &materials);
   double g_max = 0.0;
-  for (int m = 0; m < materials.count; m++) g_max = fmax(g_max, materials.modulus[m]);
+  for (int m = 0; m < cs->nmat; m++) g_max = fmax(g_max, cs->materials.modulus[m]);
   ts->limit[LIMIT_ELASTIC] = g_max > 0 ? h / (sqrt(3.0) * sqrt(g_max / c->density)) : INFINITY;
   ts->binding = 0;
   for (int l = 1; l < LIMIT_COUNT; l++)

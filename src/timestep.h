@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "src/case.h"
 #include "src/config.h"
 
 enum { LIMIT_VISCOUS = 0, LIMIT_ADVECTIVE, LIMIT_ADVECTIVE_DIFFUSIVE, LIMIT_ELASTIC, LIMIT_COUNT };
@@ -27,7 +28,7 @@ double timestep_velocity_scale(const efsi_config *c);
 
 /* Fill ts from the case.  Returns nonzero with a message naming time.dt and the limit when
  * a fixed dt exceeds the stable limit and time.unsafe is false. */
-int timestep_choose(const efsi_config *c, efsi_timestep *ts, char *err, size_t errlen);
+int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t errlen);
 
 /* The advective limits for a measured maximum speed u_max: returns the ratio
  * dt / (smallest advective limit), > 1 means the run has left its stable range. */

@@ -28,9 +28,7 @@ static void reserve(efsi_tracer **buf, long *capacity, long need)
   if (need <= *capacity) return;
   long grown = *capacity > 0 ? *capacity : 64;
   while (grown < need) grown *= 2;
-  efsi_tracer *b = realloc(*buf, (size_t)grown * sizeof *b);
-  if (!b) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory for %ld tracers", grown);
-  *buf = b;
+  *buf = efsi_realloc(*buf, (size_t)grown * sizeof **buf, "tracers");
   *capacity = grown;
 }
 
@@ -59,8 +57,7 @@ efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g)
     if (g->n[e] * d->dims[e] != g->global_n[e])
       efsi_abort(EFSI_EXIT_RUNTIME, "tracers: %d ranks along %c do not split %d cells into "
                  "equal blocks of %d", d->dims[e], axis_name[e], g->global_n[e], g->n[e]);
-  efsi_tracers *t = calloc(1, sizeof *t);
-  if (!t) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+  efsi_tracers *t = efsi_calloc(1, sizeof *t, "tracers");
   t->d = d;
   t->g = *g;
   MPI_CHECK(MPI_Type_contiguous((int)sizeof(efsi_tracer), MPI_BYTE, &t->type));
@@ -95,10 +92,10 @@ long tracers_local_count(const efsi_tracers *t) { return t->count; }
 
 const efsi_tracer *tracers_local(const efsi_tracers *t) { return t->local; }
 
-void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
-                         const double *u, const double *v, const double *w)
+void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                         const efsi_grid *g, const double *u, const double *v, const double *w)
 {
-  k->tracers_interpolate(g, u, v, w, t->local, t->count);
+  k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
 }
 
 /* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
@@ -110,10 +107,11 @@ static double into_domain(double xd, double length, int periodic)
   return xd < 0.0 ? 0.0 : xd > length ? length : xd;
 }
 
-void tracers_advance(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
-                     const double *u, const double *v, const double *w, double dt)
+void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                     const efsi_grid *g, const double *u, const double *v, const double *w,
+                     double dt)
 {
-  tracers_interpolate(t, k, g, u, v, w);
+  tracers_interpolate(t, k, scratch, g, u, v, w);
   efsi_tracer *p = t->local;
   const int *periodic = t->d->periodic;
 #pragma omp parallel for schedule(static)
@@ -212,9 +210,7 @@ static int by_id(const void *a, const void *b)
 
 static efsi_tracer *alloc_tracers(long n)
 {
-  efsi_tracer *a = malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
-  if (!a) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory for %ld tracers", n);
-  return a;
+  return efsi_malloc((size_t)(n > 0 ? n : 1) * sizeof(efsi_tracer), "tracers");
 }
 
 /* Counts and displacements (in tracers) of every rank, for the v-collectives on rank 0. */
@@ -234,11 +230,9 @@ void tracers_gather(const efsi_tracers *t, long *n, efsi_tracer **all)
 {
   const efsi_decomp *dc = t->d;
   const int root = dc->rank == 0;
-  long *count = root ? malloc((size_t)dc->size * sizeof *count) : NULL;
-  int *counts = root ? malloc((size_t)dc->size * sizeof *counts) : NULL;
-  int *displs = root ? malloc((size_t)dc->size * sizeof *displs) : NULL;
-  if (root && (!count || !counts || !displs))
-    efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+  long *count = root ? efsi_malloc((size_t)dc->size * sizeof *count, "tracer counts") : NULL;
+  int *counts = root ? efsi_malloc((size_t)dc->size * sizeof *counts, "tracer counts") : NULL;
+  int *displs = root ? efsi_malloc((size_t)dc->size * sizeof *displs, "tracer counts") : NULL;
   MPI_CHECK(MPI_Gather(&t->count, 1, MPI_LONG, count, 1, MPI_LONG, 0, dc->comm));
   *n = 0;
   *all = NULL;
@@ -273,17 +267,14 @@ void tracers_scatter(efsi_tracers *t, long n, const efsi_tracer *all)
   efsi_tracer *sorted = NULL;
   if (root) {
     /* Bucket by owner, keeping the input order within a rank. */
-    count = calloc((size_t)dc->size, sizeof *count);
-    counts = malloc((size_t)dc->size * sizeof *counts);
-    displs = malloc((size_t)dc->size * sizeof *displs);
-    owner = malloc((size_t)(n > 0 ? n : 1) * sizeof *owner);
+    count = efsi_calloc((size_t)dc->size, sizeof *count, "tracer counts");
+    counts = efsi_malloc((size_t)dc->size * sizeof *counts, "tracer counts");
+    displs = efsi_malloc((size_t)dc->size * sizeof *displs, "tracer counts");
+    owner = efsi_malloc((size_t)(n > 0 ? n : 1) * sizeof *owner, "tracer owners");
     sorted = alloc_tracers(n);
-    if (!count || !counts || !displs || !owner)
-      efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
     for (long m = 0; m < n; m++) count[owner[m] = owner_rank(t, all[m].x)]++;
     layout(count, dc->size, counts, displs);
-    long *next = calloc((size_t)dc->size, sizeof *next);
-    if (!next) efsi_abort(EFSI_EXIT_RUNTIME, "tracers: out of memory");
+    long *next = efsi_calloc((size_t)dc->size, sizeof *next, "tracer counts");
     for (long m = 0; m < n; m++) sorted[displs[owner[m]] + next[owner[m]]++] = all[m];
     free(next);
   }

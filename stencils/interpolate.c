@@ -1,9 +1,11 @@
 /* The velocity at the tracers on the CPU (formula in interpolate.h). */
 #include "stencils/interpolate.h"
+#include "stencils/kernel_list.h"
 
-void tracers_interpolate_cpu(const efsi_grid *g, const double *u, const double *v,
-                             const double *w, efsi_tracer *t, long count)
+void velocity_at_tracers(const efsi_grid *g, const double *u, const double *v, const double *w,
+                         efsi_tracer *t, long count, efsi_scratch *scratch)
 {
+  (void)scratch;   /* the tracers are in host memory already */
   const double *velocity[3] = {u, v, w};
 #pragma omp parallel for schedule(static)
   for (long n = 0; n < count; n++)

@@ -43,10 +43,8 @@ EFSI_POINT double interpolate_component(const efsi_grid *g, const double *f, int
   return sum;
 }
 
-/* t[n].v = the velocity (u, v, w) at t[n].x for n < count.  Reads the owned faces and one
+/* velocity_at_tracers (stencils/kernel_list.h): t[n].v = the velocity (u, v, w) at t[n].x for n < count.  Reads the owned faces and one
  * halo layer (-1 and n), so the velocity halo of width 1 must be valid (at walls filled by
  * the wall layers, whose reflection makes the interpolation give the wall velocity). */
-void tracers_interpolate_cpu(const efsi_grid *g, const double *u, const double *v,
-                             const double *w, efsi_tracer *t, long count);
 
 #endif

@@ -1,37 +1,59 @@
-/* The CPU's kernel table: the OpenMP kernels of stencils/. */
+/* The CPU's kernel table (stencils/kernels.h), from the registry: every entry is the
+ * function of its name in the stencils/ sources; and what the registry says of each kernel
+ * (its family, counts and agreement). */
 #include "stencils/kernels.h"
 
-#include "stencils/interpolate.h"
-#include "stencils/oldroyd.h"
-#include "stencils/operators.h"
-#include "stencils/projection.h"
-#include "stencils/solid_stress.h"
-#include "stencils/stress.h"
-#include "stencils/weno5.h"
-
+#define EFSI_CPU_ENTRY(name, ...) .name = name,
 const efsi_kernels efsi_cpu_kernels = {
   .name = "cpu",
-  .advection_weno5 = advection_weno5,
-  .advection_weno5_conservative = advection_weno5_conservative,
-  .stress_viscous = stress_viscous,
-  .solid_stress_add = solid_stress_add,
-  .stress_divergence_add = stress_divergence_add,
-  .divergence = divergence,
-  .laplacian = laplacian,
-  .gradient_add = gradient_add,
-  .velocity_update = velocity_update,
-  .velocity_shift = velocity_shift,
-  .pressure_increment = pressure_increment,
-  .pressure_update = pressure_update,
-  .field_axpy = field_axpy,
-  .field_scale = field_scale,
-  .oldroyd_update = oldroyd_update,
-  .acm_sums = acm_sums,
-  .flow_norms = flow_norms,
-  .phi_moments = phi_moments,
-  .elastic_energy = elastic_energy,
-  .det_range = det_range,
-  .wall_shear_sums = wall_shear_sums,
-  .lumen_sums = lumen_sums,
-  .tracers_interpolate = tracers_interpolate_cpu,
+  EFSI_KERNEL_LIST(EFSI_CPU_ENTRY)
 };
+#undef EFSI_CPU_ENTRY
+
+#define EFSI_KERNEL_INFO(name, family, flops, arrays, agreement, type, parameters) \
+  [KERNEL_ID_##name] = {#name, family, agreement},
+const efsi_kernel_info efsi_kernel_infos[KERNEL_COUNT] = {EFSI_KERNEL_LIST(EFSI_KERNEL_INFO)};
+#undef EFSI_KERNEL_INFO
+
+double kernel_flops(int id, int nmat)
+{
+  switch (id) {
+#define EFSI_KERNEL_FLOPS(name, family, flops, ...) \
+  case KERNEL_ID_##name: return (flops);
+    EFSI_KERNEL_LIST(EFSI_KERNEL_FLOPS)
+#undef EFSI_KERNEL_FLOPS
+  }
+  (void)nmat;
+  return 0.0;
+}
+
+double kernel_arrays(int id, int nmat)
+{
+  switch (id) {
+#define EFSI_KERNEL_ARRAYS(name, family, flops, arrays, ...) \
+  case KERNEL_ID_##name: return (arrays);
+    EFSI_KERNEL_LIST(EFSI_KERNEL_ARRAYS)
+#undef EFSI_KERNEL_ARRAYS
+  }
+  (void)nmat;
+  return 0.0;
+}
+
+size_t transport_scratch_bytes(const efsi_grid *g, int thinc)
+{
+  /* three face fluxes; THINC's list of cells (one index a point) and its length */
+  return (3 * g->size + (thinc ? g->size + 1 : 0)) * sizeof(double);
+}
+
+void kernel_scratch_bytes(const efsi_grid *g, int gpu, int thinc, size_t *work,
+                          size_t *staging)
+{
+  _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
+                 && 2 * SUM_COUNT >= LUMEN_COUNT, "the ACM's pairs are the most partials");
+  const size_t planes = (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double);
+  const int across = g->n[1] > g->n[2] ? g->n[1] : g->n[2];
+  const size_t wall_faces = gpu ? (size_t)g->n[0] * across * sizeof(double) : 0;
+  *work = planes > wall_faces ? planes : wall_faces;
+  if (gpu && transport_scratch_bytes(g, thinc) > *work) *work = transport_scratch_bytes(g, thinc);
+  *staging = gpu ? (planes > wall_faces ? planes : wall_faces) : 0;
+}

@@ -1,15 +1,16 @@
 # stencils/: the numerical kernels (docs/discretisation.md, docs/solid.md): pure functions of
-# a grid, arrays and scalars; the CPU's kernel table.
-libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernels.c stencils/kernels.h \
-  stencils/weno5.c stencils/weno5.h stencils/operators.c stencils/operators.h \
-  stencils/stress.c stencils/stress.h stencils/velocity_gradient.c \
+# a grid, arrays and scalars; the kernel registry and the CPU's kernel table.
+libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernel_list.h \
+  stencils/kernels.c stencils/kernels.h \
+  stencils/weno5.c stencils/weno5.h stencils/transport.c stencils/operators.c \
+  stencils/operators.h stencils/stress.c stencils/stress.h stencils/velocity_gradient.c \
   stencils/velocity_gradient.h stencils/projection.c stencils/projection.h \
   stencils/reductions.c stencils/reductions.h stencils/interpolate.c stencils/interpolate.h \
   stencils/initial.c stencils/initial.h stencils/oldroyd.c stencils/oldroyd.h \
   stencils/solid_stress.c stencils/solid_stress.h stencils/shapes.c stencils/shapes.h \
   stencils/draw.c stencils/draw.h
-GPU_CUH += stencils/cuda/launch.cuh stencils/cuda/kernels.cuh
-GPU_CU += stencils/cuda/kernels.cu \
-  stencils/cuda/weno5.cu stencils/cuda/operators.cu stencils/cuda/stress.cu \
-  stencils/cuda/solid_stress.cu stencils/cuda/projection.cu stencils/cuda/oldroyd.cu \
-  stencils/cuda/reductions.cu stencils/cuda/interpolate.cu
+# The GPU's half: the shared point loops compiled by nvcc (loops.cu includes the stencils/*.c
+# files it names), and the kernels whose algorithm differs on the GPU.
+GPU_CUH += stencils/cuda/launch.cuh
+GPU_CU += stencils/cuda/kernels.cu stencils/cuda/loops.cu stencils/cuda/transport.cu \
+  stencils/cuda/oldroyd.cu stencils/cuda/reductions.cu stencils/cuda/interpolate.cu

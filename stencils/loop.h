@@ -1,23 +1,50 @@
-/* The one point loop of the CPU kernels: every point p of the box lo <= (i, j, k) < hi of
- * grid g, OpenMP threads over the (k, j) rows (a static split, the same planes to the same
- * threads as the first touch of base/grid.c), SIMD along the unit-stride rows:
+/* The one point loop of every point-wise kernel, written once for both backends:
  *
- *     FOR_BOX(g, lo, hi, p) out[p] = f[p + s] - f[p];
+ *     void KERNEL(field_scale)(const efsi_grid *g, double c, double *restrict f)
+ *     {
+ *       int lo[3], hi[3];
+ *       box_owned(g, 0, lo, hi);
+ *       FOR_BOX(g, lo, hi, p, f[p] *= c);
+ *     }
  *
- * lo and hi are arrays of three ints; the statement after the macro is the loop body, a
- * pure function of p (no loop-carried dependency: the simd pragma asserts it). */
+ * runs the body for every point p of the box lo <= (i, j, k) < hi of grid g.  Compiled as C
+ * (stencils/X.c), KERNEL(name) is `name` and FOR_BOX is OpenMP threads over the (k, j) rows
+ * (a static split, the same planes to the same threads as the first touch of base/grid.c)
+ * and SIMD along the unit-stride rows.  Compiled by nvcc (stencils/cuda/loops.cu includes
+ * the same sources), KERNEL(name) is `name_cuda` and FOR_BOX launches one thread per point
+ * on the compute stream (stencils/cuda/launch.cuh), the body a device lambda.
+ *
+ * The body is a pure function of p (no loop-carried dependency: the simd pragma asserts
+ * it) that reads only locals: the lambda captures them by value, so an array of pointers
+ * the body indexes must be a local array (copied), never a parameter (a pointer to host
+ * memory), and the body never reads through g.  Sources built for both backends are written
+ * in the common subset of C11 and C++ (no compound literals, no variable-length arrays). */
 #ifndef EFSI_LOOP_H
 #define EFSI_LOOP_H
 
 #include "base/grid.h"
+#include "base/portable.h"
 
-#define FOR_BOX(g, lo, hi, p)                                                              \
+#ifdef __CUDACC__
+
+#define KERNEL(name) name##_cuda
+#define FOR_BOX(g, lo, hi, p, ...) \
+  for_box(g, lo, hi, __func__, [=] __device__(ptrdiff_t p) { __VA_ARGS__; })
+
+#else
+
+#define KERNEL(name) name
+#define FOR_BOX(g, lo, hi, p, ...)                                                         \
   _Pragma("omp parallel for collapse(2) schedule(static)")                                \
   for (int k_ = (lo)[2]; k_ < (hi)[2]; k_++)                                               \
     for (int j_ = (lo)[1]; j_ < (hi)[1]; j_++)                                             \
       _Pragma("omp simd")                                                                  \
       for (ptrdiff_t p = grid_index(g, (lo)[0], j_, k_); p < grid_index(g, (hi)[0], j_, k_); \
-           p++)
+           p++) {                                                                          \
+        __VA_ARGS__;                                                                       \
+      }
+
+#endif
 
 /* The box of owned cells widened by `width` layers on every side. */
 static inline void box_owned(const efsi_grid *g, int width, int lo[3], int hi[3])

@@ -31,10 +31,8 @@ void oldroyd_rate_add(const efsi_grid *g, const double *restrict u, const double
   box_owned(g, 0, lo, hi);
   const ptrdiff_t *s = g->stride;
   const double *ih = g->inv_h;
-  FOR_BOX(g, lo, hi, p) {
-    const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s, ih);
-    sym_add_to(out, p, oldroyd_rate_at(&L, sym_load(b, p)));
-  }
+  FOR_BOX(g, lo, hi, p, const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s, ih);
+          sym_add_to(out, p, oldroyd_rate_at(&L, sym_load(b, p))));
 }
 
 /* The row buffers of the treatment at row (j, k): the clipped total solid fraction and the

@@ -121,6 +121,9 @@ void oldroyd_rate_add(const efsi_grid *g, const double *restrict u, const double
  * root, nmat to sum phi, 2 to clip it, 6 for f with its division, 10 to update B). */
 #define SOLID_TREATMENT_FLOPS(nmat) (64.0 + (nmat))
 
+/* The operations per point of oldroyd_update (below). */
+#define OLDROYD_UPDATE_FLOPS(nmat) (OLDROYD_FLOPS + 12.0 + SOLID_TREATMENT_FLOPS(nmat))
+
 /* The documented choice of kappa: a mixture cell holds at most the strain phi/(1 - phi). */
 #define SOLID_INTERFACE_KAPPA 1.0
 
@@ -128,7 +131,7 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
                            double kappa, const double *restrict u, const double *restrict v,
                            const double *restrict w, double *const b[6]);
 
-/* The whole update of B in one pass over the cells (the fused form of the three above,
+/* oldroyd_update (stencils/kernel_list.h): The whole update of B in one pass over the cells (the fused form of the three above,
  * the same arithmetic in the same order):
  *   B <- f (B + dt (rate + L.B + B.L^T)) + (1 - f) I,  f of solid_fluid_treatment,
  * where rate holds -v.grad B (WENO5) on entry and phi the new volume fractions.  Reads B,
@@ -136,8 +139,5 @@ void solid_fluid_treatment(const efsi_grid *g, int nmat, double *const phi[], do
  * times.  Halo needed: u, v, w width 1.  Operations: those of the three kernels,
  * OLDROYD_FLOPS + 12 + SOLID_TREATMENT_FLOPS(nmat) (L is formed in the strain-rate loop
  * and again in the update loop, which keeps the square root out of the long loop). */
-void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
-                    const double *restrict u, const double *restrict v,
-                    const double *restrict w, double *const rate[6], double *const b[6]);
 
 #endif

@@ -1,31 +1,32 @@
-/* Divergence, Laplacian and gradient on the staggered grid on the CPU (formulas in
- * operators.h).  The gradient loops once per component over that component's own range. */
-#include "stencils/operators.h"
-
+/* Divergence, Laplacian and gradient on the staggered grid (formulas in operators.h), for
+ * both backends (stencils/loop.h).  The gradient loops once per component over that
+ * component's own range. */
+#include "stencils/kernel_list.h"
 #include "stencils/loop.h"
 
-void divergence(const efsi_grid *g, double scale, const double *restrict u,
-                const double *restrict v, const double *restrict w, double *restrict out)
+void KERNEL(divergence)(const efsi_grid *g, double scale, const double *restrict u,
+                        const double *restrict v, const double *restrict w,
+                        double *restrict out)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
-  const ptrdiff_t *s = g->stride;
-  const double *ih = g->inv_h;
-  FOR_BOX(g, lo, hi, p) out[p] = scale * divergence_at(u, v, w, p, s, ih);
+  const ptrdiff_t s[3] = {g->stride[0], g->stride[1], g->stride[2]};
+  const double ih[3] = {g->inv_h[0], g->inv_h[1], g->inv_h[2]};
+  FOR_BOX(g, lo, hi, p, out[p] = scale * divergence_at(u, v, w, p, s, ih));
 }
 
-void laplacian(const efsi_grid *g, const double *restrict f, double *restrict out)
+void KERNEL(laplacian)(const efsi_grid *g, const double *restrict f, double *restrict out)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
-  const ptrdiff_t *s = g->stride;
+  const ptrdiff_t s[3] = {g->stride[0], g->stride[1], g->stride[2]};
   const double ih2[3] = {g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1],
                          g->inv_h[2] * g->inv_h[2]};
-  FOR_BOX(g, lo, hi, p) out[p] = laplacian_at(f, p, s, ih2);
+  FOR_BOX(g, lo, hi, p, out[p] = laplacian_at(f, p, s, ih2));
 }
 
-void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
-                  double *restrict u, double *restrict v, double *restrict w)
+void KERNEL(gradient_add)(const efsi_grid *g, double scale, const double *restrict p,
+                          double *restrict u, double *restrict v, double *restrict w)
 {
   double *const velocity[3] = {u, v, w};
   for (int d = 0; d < 3; d++) {
@@ -33,6 +34,6 @@ void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
     double c;
     const ptrdiff_t s = gradient_faces(g, d, scale, lo, hi, &c);
     double *restrict a = velocity[d];
-    FOR_BOX(g, lo, hi, q) a[q] += gradient_at(p, q, s, c);
+    FOR_BOX(g, lo, hi, q, a[q] += gradient_at(p, q, s, c));
   }
 }

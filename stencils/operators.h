@@ -51,24 +51,19 @@ EFSI_POINT double laplacian_at(const double *restrict f, ptrdiff_t p, const ptrd
 }
 
 /* Operations per point: divergence 8 (and 1 for the scale), Laplacian 14, gradient 3 per
- * component. */
+ * component (9 for the three). */
 #define DIVERGENCE_FLOPS 8.0
 #define LAPLACIAN_FLOPS 14.0
 #define GRADIENT_FLOPS 9.0
 
-/* out = scale div (u, v, w) on the cells of g (owned cells; a view of g widened by one layer
+/* divergence (stencils/kernel_list.h): out = scale div (u, v, w) on the cells of g (owned cells; a view of g widened by one layer
  * gives the first halo layer too).  Halo needed: u, v, w one layer beyond the high side. */
-void divergence(const efsi_grid *g, double scale, const double *restrict u,
-                const double *restrict v, const double *restrict w, double *restrict out);
 
-/* out = compact 7-point Laplacian of f on owned cells.  Halo needed: f width 1 (at walls the
+/* laplacian (stencils/kernel_list.h): out = compact 7-point Laplacian of f on owned cells.  Halo needed: f width 1 (at walls the
  * caller fills it by even reflection, which makes the wall flux zero). */
-void laplacian(const efsi_grid *g, const double *restrict f, double *restrict out);
 
-/* (u, v, w) += scale * grad p at the updated face points of each component (location.h);
+/* gradient_add (stencils/kernel_list.h): (u, v, w) += scale * grad p at the updated face points of each component (location.h);
  * wall faces are left untouched.  Halo needed: p width 1 on the low side. */
-void gradient_add(const efsi_grid *g, double scale, const double *restrict p,
-                  double *restrict u, double *restrict v, double *restrict w);
 
 /* The faces of direction d that gradient_add updates, into lo, hi; *c = scale / h_d; returns
  * the stride from a face to the cell below it. */

@@ -8,10 +8,10 @@
 #include "base/grid.h"
 #include "base/portable.h"
 
-/* Operations per owned cell: velocity update 3 x 3, dp 3, pressure 2, and per array of an
- * update f += c r 2. */
-#define VELOCITY_UPDATE_FLOPS 9.0
-#define PRESSURE_FLOPS 5.0
+/* Operations per point: velocity update 3, dp 3, pressure 2, an update f += c r 2. */
+#define VELOCITY_UPDATE_FLOPS 3.0
+#define PRESSURE_INCREMENT_FLOPS 3.0
+#define PRESSURE_UPDATE_FLOPS 2.0
 #define AXPY_FLOPS 2.0
 
 /* The per-point formulas of the three kernels below. */
@@ -31,27 +31,17 @@ EFSI_POINT double pressure_update_at(double p, double dp, double shift)
   return p + dp - shift;
 }
 
-/* Velocity component c (0, 1, 2) on its updated faces, into the rate array:
+/* velocity_update (stencils/kernel_list.h): Velocity component c (0, 1, 2) on its updated faces, into the rate array:
  * rate <- f + dt * (rate + body), i.e. v* = v^N + dt (F + f e_x / rho), leaving v^N intact. */
-void velocity_update(const efsi_grid *g, int c, double dt, double body,
-                     const double *restrict f, double *restrict rate);
 
-/* Add a constant to every updated (owned) face of component c; halos are refilled after. */
-void velocity_shift(const efsi_grid *g, int c, double shift, double *restrict f);
+/* velocity_shift (stencils/kernel_list.h): Add a constant to every updated (owned) face of component c; halos are refilled after. */
 
-/* dp = -(b p + a D)/dt on owned cells and `width` halo layers. */
-void pressure_increment(const efsi_grid *g, int width, double a_over_dt, double b_over_dt,
-                        const double *restrict p, const double *restrict div,
-                        double *restrict dp);
+/* pressure_increment (stencils/kernel_list.h): dp = -(b p + a D)/dt on owned cells and `width` halo layers. */
 
-/* p = p + dp - shift on owned cells and `width` halo layers. */
-void pressure_update(const efsi_grid *g, int width, double shift, const double *restrict dp,
-                     double *restrict p);
+/* pressure_update (stencils/kernel_list.h): p = p + dp - shift on owned cells and `width` halo layers. */
 
-/* f += c * r on the owned cells. */
-void field_axpy(const efsi_grid *g, double c, const double *restrict r, double *restrict f);
+/* field_axpy (stencils/kernel_list.h): f += c * r on the owned cells. */
 
-/* f *= c on the owned cells. */
-void field_scale(const efsi_grid *g, double c, double *restrict f);
+/* field_scale (stencils/kernel_list.h): f *= c on the owned cells. */
 
 #endif

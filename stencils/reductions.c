@@ -2,7 +2,7 @@
  * z-plane forms the plane's partial results, rows in j order, each row a SIMD reduction;
  * reduce_planes combines the planes in k order. */
 #include "base/dd_contract_off.h"   /* first: the double-double sums (base/dd.h) */
-#include "stencils/reductions.h"
+#include "stencils/kernel_list.h"
 
 #include <math.h>
 #include <string.h>
@@ -73,8 +73,9 @@ acm_accumulate(double hi[][ACM_LANES], double lo[][ACM_LANES], int l,
 
 void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
               const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              double *restrict plane, double sums[2 * SUM_COUNT])
+              efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double));
   _Static_assert(SUM_COUNT == 11, "acm_accumulate adds eleven sums");
   const int n0 = g->n[0], whole = n0 / ACM_LANES * ACM_LANES;
 #pragma omp parallel for
@@ -104,8 +105,9 @@ void acm_sums(const efsi_grid *g, const double *restrict div, const double *rest
 
 void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
                 const double *restrict v, const double *restrict w,
-                const double *restrict div, double *restrict plane, double out[FLOW_COUNT])
+                const double *restrict div, efsi_scratch *scratch, double out[FLOW_COUNT])
 {
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * FLOW_COUNT * sizeof(double));
 #pragma omp parallel for
   for (int k = 0; k < g->n[2]; k++) {
     double ke = 0, d2 = 0, us = 0, umax = 0, dmax = 0;
@@ -128,9 +130,10 @@ void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
   reduce_planes(plane, g->n[2], FLOW_COUNT, combine, out);
 }
 
-void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
+void phi_moments(const efsi_grid *g, const double *restrict phi, efsi_scratch *scratch,
                  double out[MOMENT_COUNT])
 {
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * MOMENT_COUNT * sizeof(double));
   const double hx = g->h[0], hy = g->h[1], hz = g->h[2];
   const double x0 = first_centre(g, 0), y0 = first_centre(g, 1), z0 = first_centre(g, 2);
 #pragma omp parallel for
@@ -164,9 +167,10 @@ void phi_moments(const efsi_grid *g, const double *restrict phi, double *restric
 }
 
 double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
-                      double *const phi[], double *const b[6], double *restrict plane)
+                      double *const phi[], double *const b[6], efsi_scratch *scratch)
 {
   if (nmat == 0) return 0.0;
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * sizeof(double));
   const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ];
   PLANE_SUMS(g, plane, p, elastic_density_at(nmat, modulus, phi, bxx, byy, bzz, p));
   double total;
@@ -175,8 +179,9 @@ double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
 }
 
 void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],
-               double phi_min, double *restrict plane, double range[2])
+               double phi_min, efsi_scratch *scratch, double range[2])
 {
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * 2 * sizeof(double));
   const double *restrict bxx = b[TXX], *restrict byy = b[TYY], *restrict bzz = b[TZZ],
                *restrict bxy = b[TXY], *restrict bxz = b[TXZ], *restrict byz = b[TYZ];
 #pragma omp parallel for
@@ -203,8 +208,9 @@ void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const 
 
 void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restrict u,
                      const double *restrict tangential, const double u_wall[2],
-                     double sum_count[2])
+                     efsi_scratch *scratch, double sum_count[2])
 {
+  (void)scratch;   /* the faces are added as they are formed */
   const int other = 3 - d;                       /* tangential direction other than x */
   const ptrdiff_t along = g->stride[other];
   const double scale = mu * 2.0 * g->inv_h[d];
@@ -226,9 +232,10 @@ void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restric
 
 void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
                 const double *restrict phi_rbc, const double *restrict u,
-                const double *restrict v, const double *restrict w, double *restrict plane,
+                const double *restrict v, const double *restrict w, efsi_scratch *scratch,
                 double out[LUMEN_COUNT])
 {
+  double *restrict plane = scratch_work(scratch, (size_t)g->n[2] * LUMEN_COUNT * sizeof(double));
   const ptrdiff_t s[3] = {1, g->stride[1], g->stride[2]};
   const double h[3] = {g->h[0], g->h[1], g->h[2]};
   /* cell (j, k) lies at (y0 + j h1, z0 + k h2) from the axis */

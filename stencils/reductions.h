@@ -52,12 +52,9 @@ enum {
 void reduce_planes(const double *plane, int planes, int count, const int *combine,
                    double *out);
 
-/* sums[2 c], sums[2 c + 1] = the double-double sum (hi, lo) of quantity c = SUM_* over the
+/* acm_sums (stencils/kernel_list.h): sums[2 c], sums[2 c + 1] = the double-double sum (hi, lo) of quantity c = SUM_* over the
  * owned cells, the terms added in double-double; plane holds 2 n[2] SUM_COUNT doubles of
  * scratch.  Combine ranks with global_sum_dd (decomp/reduce.h), then hi is the sum. */
-void acm_sums(const efsi_grid *g, const double *restrict div, const double *restrict lap_div,
-              const double *restrict p, const double *restrict lap_p, const double *restrict u,
-              double *restrict plane, double sums[2 * SUM_COUNT]);
 
 /* The nine terms of acm_sums at point q, in the order of the SUM_ names. */
 EFSI_POINT void acm_terms(const double *restrict div, const double *restrict lap_div,
@@ -96,11 +93,8 @@ EFSI_POINT void flow_terms(const double *restrict u, const double *restrict v,
   x[FLOW_DIV_MAX] = fabs(dv);
 }
 
-/* out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
+/* flow_norms (stencils/kernel_list.h): out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
  * scale); plane holds n[2] * FLOW_COUNT doubles. */
-void flow_norms(const efsi_grid *g, double scale, const double *restrict u,
-                const double *restrict v, const double *restrict w,
-                const double *restrict div, double *restrict plane, double out[FLOW_COUNT]);
 
 /* The volume-fraction moments of one material (the shape of a body: docs/method.md,
  * "Diagnostics"): with (x, y, z) a cell centre less the centre of the box, the sums over the
@@ -119,15 +113,11 @@ EFSI_POINT double first_centre(const efsi_grid *g, int d)
   return g->offset[d] * g->h[d] + 0.5 * g->h[d] - 0.5 * g->length[d];
 }
 
-/* out[MOMENT_*] of phi over the owned cells; plane holds n[2] * MOMENT_COUNT doubles. */
-void phi_moments(const efsi_grid *g, const double *restrict phi, double *restrict plane,
-                 double out[MOMENT_COUNT]);
+/* phi_moments (stencils/kernel_list.h): out[MOMENT_*] of phi over the owned cells; plane holds n[2] * MOMENT_COUNT doubles. */
 
-/* The elastic energy on the owned cells, sum over cells of e hx hy hz with
+/* elastic_energy (stencils/kernel_list.h): The elastic energy on the owned cells, sum over cells of e hx hy hz with
  * e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1, tr B >= 3).  plane holds
  * n[2] doubles. */
-double elastic_energy(const efsi_grid *g, int nmat, const double *modulus,
-                      double *const phi[], double *const b[6], double *restrict plane);
 
 /* G phi (tr B - 3) at p, G phi = sum_m G_m phi_m (modulus_sum_at); nmat >= 1.  (Summed
  * from G_0 phi_0 rather than from 0, it differs from a sum started at 0 only in the sign of
@@ -147,20 +137,15 @@ EFSI_POINT double symmetric_det(double xx, double yy, double zz, double xy, doub
   return xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
 }
 
-/* range[0], range[1] = min and max of det B over the owned cells whose total solid fraction
+/* det_range (stencils/kernel_list.h): range[0], range[1] = min and max of det B over the owned cells whose total solid fraction
  * sum_m phi_m is at least phi_min (the incompressible solid keeps det B = 1); +inf and -inf
  * when there is no such cell.  plane holds 2 n[2] doubles. */
-void det_range(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],
-               double phi_min, double *restrict plane, double range[2]);
 
-/* The wall shear stress on the walls normal to d (1 or 2) that this block touches: the sum
+/* wall_shear_sums (stencils/kernel_list.h): The wall shear stress on the walls normal to d (1 or 2) that this block touches: the sum
  * over their faces of mu |u_t(first cell) - u_wall| / (h_d / 2), u_t the tangential velocity
  * (the x component at the face; the other one, `tangential`, averaged to it), and the number
  * of faces, added to sum_count[0], sum_count[1].  u_wall[0|1]: the low and high walls' x
  * velocity.  Faces in a fixed order (rows along the other direction, then x). */
-void wall_shear_sums(const efsi_grid *g, int d, double mu, const double *restrict u,
-                     const double *restrict tangential, const double u_wall[2],
-                     double sum_count[2]);
 
 /* The lumen of a vessel (docs/output.md, "Lumen quantities"): sums over the owned cells. */
 enum {
@@ -256,14 +241,10 @@ EFSI_POINT void lumen_at(const double *restrict pw, const double *restrict phi_r
     }
 }
 
-/* out[LUMEN_*] over the owned cells of a vessel's wall fraction phi_wall (halos of width 3
+/* lumen_sums (stencils/kernel_list.h): out[LUMEN_*] over the owned cells of a vessel's wall fraction phi_wall (halos of width 3
  * valid, as the velocity's), the tube's axis along x through the centre of the global y-z
  * cross-section: sums, and the maximum for LUMEN_SHEAR_MAX.  plane holds n[2] * LUMEN_COUNT
  * doubles. */
-void lumen_sums(const efsi_grid *g, double mu, const double *restrict phi_wall,
-                const double *restrict phi_rbc, const double *restrict u,
-                const double *restrict v, const double *restrict w, double *restrict plane,
-                double out[LUMEN_COUNT]);
 
 /* Where a field goes wrong, for the diagnosis of a blow-up (host memory): find_max = 0, the
  * first owned point (in k, j, i order) whose value is not finite, with *score = 1;

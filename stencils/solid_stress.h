@@ -75,8 +75,5 @@ EFSI_POINT void solid_stress_at(const double *restrict gphi, double *const b[6],
  * 42 + 2 nmat. */
 #define SOLID_STRESS_FLOPS(nmat) (42.0 + 2.0 * (nmat))
 
-void solid_stress_add(const efsi_grid *g, int nmat, const double *modulus,
-                      double *const phi[], double *const b[6], double *const s[6],
-                      double *restrict gphi);
 
 #endif

@@ -53,15 +53,11 @@ EFSI_POINT double stress_divergence_at(const double *restrict sdd, const double 
 #define STRESS_VISCOUS_FLOPS 33.0
 #define STRESS_DIVERGENCE_FLOPS 27.0
 
-/* s[0..5] = 2 mu dev(D) over indices -1..n (inclusive) in every direction, so that the
+/* stress_viscous (stencils/kernel_list.h): s[0..5] = 2 mu dev(D) over indices -1..n (inclusive) in every direction, so that the
  * divergence on the owned points needs no exchange of s.  Halo needed: u, v, w width 2. */
-void stress_viscous(const efsi_grid *g, double mu, const double *restrict u,
-                    const double *restrict v, const double *restrict w, double *const s[6]);
 
-/* f_d += inv_rho (div s)_d at the updated points of each velocity component (location.h):
+/* stress_divergence_add (stencils/kernel_list.h): f_d += inv_rho (div s)_d at the updated points of each velocity component (location.h):
  *   fu += inv_rho ((sxx(i) - sxx(i-1))/hx + (sxy(j+1) - sxy(j))/hy + (sxz(k+1) - sxz(k))/hz)
  * and likewise fv, fw.  Needs s over -1..n (as stress_viscous writes it). */
-void stress_divergence_add(const efsi_grid *g, double inv_rho, double *const s[6],
-                           double *restrict fu, double *restrict fv, double *restrict fw);
 
 #endif

@@ -18,10 +18,9 @@ void velocity_gradient(const efsi_grid *g, const double *restrict u, const doubl
     const double *restrict va = vel[a];
     double *restrict laa = L[3 * a + a], *restrict lab1 = L[3 * a + b1],
            *restrict lab2 = L[3 * a + b2];
-    FOR_BOX(g, lo, hi, p) {
-      laa[p] = forward_difference(va, p, s, iha);
-      lab1[p] = cross_difference(va, p, s, t1, q1);
-      lab2[p] = cross_difference(va, p, s, t2, q2);
-    }
+    FOR_BOX(g, lo, hi, p,
+            laa[p] = forward_difference(va, p, s, iha);
+            lab1[p] = cross_difference(va, p, s, t1, q1);
+            lab2[p] = cross_difference(va, p, s, t2, q2));
   }
 }

@@ -205,8 +205,8 @@ EFSI_POINT double thinc_flux(const weno5_stencil_t *st, const double *restrict f
 
 /* The change of that flux when the face value is THINC's instead of WENO5's: zero unless
  * the upwind cell is an interface cell.  The CPU adds it face by face to WENO5's rate
- * (stencils/weno5.c); the GPU stores every face's flux and overwrites the THINC faces'
- * (stencils/cuda/weno5.cu). */
+ * (stencils/transport.c); the GPU stores every face's flux and overwrites the THINC faces'
+ * (stencils/cuda/transport.cu). */
 EFSI_POINT double thinc_flux_change(const weno5_stencil_t *st, const double *restrict f,
                                     ptrdiff_t q, int d, double a, double beta, double dt)
 {
@@ -255,22 +255,15 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
 #define ADVECTION_FLOPS 335.0
 #define ADVECTION_CONSERVATIVE_FLOPS 608.0
 
-/* out = -(a . grad f) at every updated point of location loc (location.h), a = (u, v, w)
+/* advection_weno5 (stencils/kernel_list.h): out = -(a . grad f) at every updated point of location loc (location.h), a = (u, v, w)
  * interpolated to the point (weno5_stencil).  Halos needed valid: f width 3; u, v, w
  * width 1.  Other points of out are left untouched. */
-void advection_weno5(const efsi_grid *g, int loc, const double *restrict f,
-                     const double *restrict u, const double *restrict v,
-                     const double *restrict w, double *restrict out);
 
-/* out = -div(a f) at owned cell centres, the conservative transport of a volume fraction:
+/* advection_weno5_conservative (stencils/kernel_list.h): out = -div(a f) at owned cell centres, the conservative transport of a volume fraction:
  * WENO5 face values (thinc_beta = 0) or THINC ones in interface cells (thinc_beta > 0, the
  * steepness; thinc_face: their fluxes are those of a forward Euler step of dt).  The fluxes
  * telescope, so the sum of f over a periodic or walled box changes only by round-off,
  * whatever div a is.  Halos needed valid: f width 3 (with
  * THINC its edges too); u, v, w width 1 (the high faces). */
-void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
-                                  const double *restrict u, const double *restrict v,
-                                  const double *restrict w, double thinc_beta, double dt,
-                                  double *restrict out);
 
 #endif

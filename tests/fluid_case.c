@@ -22,22 +22,21 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   if (ranks)
     for (int d = 0; d < 3; d++) fc->cfg.ranks[d] = ranks[d];
-  if (timestep_choose(&fc->cfg, &fc->ts, err, sizeof err))
-    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
-  const int periodic[3] = {1, fc->cfg.boundary[1] == BOUNDARY_PERIODIC,
-                           fc->cfg.boundary[2] == BOUNDARY_PERIODIC};
-  if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, periodic, err, sizeof err))
-    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
-  decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
   /* EFSI_TEST_DEVICE=gpu runs the solver on the GPU (verify/gpu-check) */
   const char *device = getenv("EFSI_TEST_DEVICE");
   if (device && strcmp(device, "gpu") == 0) fc->cfg.device = DEVICE_GPU;
+  case_resolve(&fc->cfg, &fc->cs);
+  if (timestep_choose(&fc->cs, &fc->ts, err, sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  if (decomp_create(&fc->decomp, comm, fc->cfg.cells, fc->cfg.ranks, fc->cs.periodic, err,
+                    sizeof err))
+    efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
+  decomp_grid(&fc->decomp, fc->cfg.cells, fc->cfg.length, &fc->grid);
   if (backend_choose(&fc->cfg, &fc->decomp, &fc->backend, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
-  if (state_alloc_case(&fc->state, &fc->grid, &fc->cfg)
-      || (fc->backend.gpu && state_alloc_like(&fc->device, &fc->state, &fc->backend))
-      || solver_create(&fc->solver, &fc->cfg, &fc->decomp, &fc->grid, fc->ts.dt, &fc->backend))
-    efsi_abort(EFSI_EXIT_RUNTIME, "test case: out of memory");
+  state_alloc_case(&fc->state, &fc->grid, &fc->cs);
+  if (fc->backend.gpu) state_alloc_like(&fc->device, &fc->state, &fc->backend);
+  solver_create(&fc->solver, &fc->cs, &fc->decomp, &fc->grid, fc->ts.dt, &fc->backend);
   if (case_bodies(&fc->cfg, &fc->bodies, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   fc->tracers = tracers_create(&fc->decomp, &fc->grid);

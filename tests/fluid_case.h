@@ -15,6 +15,7 @@
 
 typedef struct {
   efsi_config cfg;
+  efsi_case cs;              /* cfg resolved (src/case.h) */
   efsi_decomp decomp;
   efsi_grid grid;
   efsi_state state;          /* what the tests read and write (host memory) */

@@ -14,6 +14,7 @@
 
 #include "src/diagnose.h"
 #include "src/materials.h"
+#include "stencils/kernel_list.h"
 #include "stencils/draw.h"
 #include "stencils/reductions.h"
 #include "tests/fluid_case.h"
@@ -125,9 +126,7 @@ START_TEST(diagnose_in_a_seeded_vessel)
     efsi_diagnostics row;
     set_flow(&fc, plug);
     diagnose(&fc.solver, &fc.state, &row);
-    efsi_materials materials;
-    materials_of_case(&fc.cfg, &materials);
-    const double lumen = 12.0 * 14 * 14 - fluid_case_volume(&fc, materials_index(&materials, "wall"));
+    const double lumen = 12.0 * 14 * 14 - fluid_case_volume(&fc, fc.cs.wall_material);
     const double area = lumen / 12.0;
     if (test_rank0())
       printf("process grid %d %d %d: %ld RBCs, seeded %.5f, tube hematocrit %.5f, plug flow: "

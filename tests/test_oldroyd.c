@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "base/grid.h"
+#include "stencils/kernel_list.h"
 #include "stencils/location.h"
 #include "tests/test_support.h"
 #include "stencils/oldroyd.h"

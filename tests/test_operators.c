@@ -9,6 +9,7 @@
 
 #include "base/grid.h"
 #include "tests/test_support.h"
+#include "stencils/kernel_list.h"
 #include "stencils/operators.h"
 
 static const double lengths[3] = {1.0, 0.8, 1.3};

@@ -10,6 +10,7 @@
 
 #include "tests/fluid_case.h"
 #include "tests/test_support.h"
+#include "stencils/kernel_list.h"
 #include "stencils/operators.h"
 #include "decomp/reduce.h"
 

@@ -20,6 +20,7 @@
 #include "tests/fluid_case.h"
 #include "tests/test_support.h"
 #include "decomp/reduce.h"
+#include "stencils/kernel_list.h"
 #include "stencils/solid_stress.h"
 #include "stencils/reductions.h"
 

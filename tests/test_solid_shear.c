@@ -25,7 +25,7 @@ static const char *shear_case =
 static void interface_stress(const fluid_case *fc, double out[2])
 {
   const efsi_grid *g = &fc->grid;
-  const double G = fc->solver.modulus[0];
+  const double G = fc->solver.cs->materials.modulus[0];
   out[0] = out[1] = 0.0;
   for (int k = 0; k < g->n[2]; k++)
     for (int j = 0; j < g->n[1]; j++)

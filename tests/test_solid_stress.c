@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/grid.h"
+#include "stencils/kernel_list.h"
 #include "stencils/location.h"
 #include "tests/test_support.h"
 #include "stencils/oldroyd.h"
@@ -227,7 +228,8 @@ START_TEST(phi_moments_of_a_block)
   const double length[3] = {2.0, 1.2, 0.9};
   efsi_grid g;
   grid_init(&g, global, length, n, offset, zero, zero);
-  double *phi = field_alloc(&g), *plane = test_plane_scratch(&g);
+  double *phi = field_alloc(&g);
+  efsi_scratch *plane = test_plane_scratch(&g);
   srand(7);
   for (size_t p = 0; p < g.size; p++) phi[p] = (double)rand() / RAND_MAX;
   double got[MOMENT_COUNT];

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "decomp/reduce.h"
+#include "stencils/kernel_list.h"
 #include "stencils/reductions.h"
 #include "tests/fluid_case.h"
 #include "tests/test_support.h"

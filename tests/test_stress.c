@@ -10,6 +10,7 @@
 
 #include "base/grid.h"
 #include "tests/test_support.h"
+#include "stencils/kernel_list.h"
 #include "stencils/stress.h"
 #include "stencils/velocity_gradient.h"
 

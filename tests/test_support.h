@@ -9,6 +9,7 @@
 
 #include <check.h>
 
+#include "base/device.h"
 #include "base/grid.h"
 #include "decomp/decomp.h"
 #include "src/seeding.h"
@@ -43,7 +44,7 @@ double test_mode_eval(const test_mode *md, const double length[3], const double 
 
 /* Scratch for the per-plane partials of the reduction kernels of grid g (valid until the
  * next call). */
-double *test_plane_scratch(const efsi_grid *g);
+efsi_scratch *test_plane_scratch(const efsi_grid *g);
 
 /* 1 on rank 0 of MPI_COMM_WORLD. */
 int test_rank0(void);

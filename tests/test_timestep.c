@@ -79,7 +79,9 @@ START_TEST(limits_and_binding)
   config_defaults(&c);
   ck_assert(config_parse(&c, "t.ini", stream_case, NULL, 0, err, sizeof err) == 0);
   efsi_timestep ts;
-  ck_assert(timestep_choose(&c, &ts, err, sizeof err) == 0);
+  efsi_case cs;
+  case_resolve(&c, &cs);
+  ck_assert(timestep_choose(&cs, &ts, err, sizeof err) == 0);
   const double h = 1.0 / 16, nu = 1e-3, U = 0.01;
   ck_assert_double_eq_tol(ts.limit[LIMIT_VISCOUS], h * h / (6 * nu), 1e-15);
   ck_assert_double_eq_tol(ts.limit[LIMIT_ADVECTIVE], h / U, 1e-12);
@@ -92,17 +94,19 @@ START_TEST(limits_and_binding)
                          "sphere.modulus=1e4", "fluid.viscosity=1e-4"};
   config_defaults(&c);
   ck_assert(config_parse(&c, "t.ini", stream_case, solid, 4, err, sizeof err) == 0);
-  ck_assert(timestep_choose(&c, &ts, err, sizeof err) == 0);
+  case_resolve(&c, &cs);
+  ck_assert(timestep_choose(&cs, &ts, err, sizeof err) == 0);
   ck_assert_int_eq(ts.binding, LIMIT_ELASTIC);
   ck_assert_double_eq_tol(ts.limit[LIMIT_ELASTIC], h / (sqrt(3.0) * 100.0), 1e-15);
   /* a fixed dt above the limit is refused, and accepted with time.unsafe */
   const char *fixed[] = {"time.dt=1"};
   config_defaults(&c);
   ck_assert(config_parse(&c, "t.ini", stream_case, fixed, 1, err, sizeof err) == 0);
-  ck_assert(timestep_choose(&c, &ts, err, sizeof err) != 0);
+  case_resolve(&c, &cs);
+  ck_assert(timestep_choose(&cs, &ts, err, sizeof err) != 0);
   ck_assert_msg(strstr(err, "time.dt") && strstr(err, "stable limit"), "%s", err);
   c.unsafe = 1;
-  ck_assert(timestep_choose(&c, &ts, err, sizeof err) == 0);
+  ck_assert(timestep_choose(&cs, &ts, err, sizeof err) == 0);
   ck_assert_double_eq(ts.dt, 1.0);
 }
 END_TEST

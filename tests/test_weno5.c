@@ -10,6 +10,7 @@
 
 #include "base/grid.h"
 #include "tests/test_support.h"
+#include "stencils/kernel_list.h"
 #include "stencils/weno5.h"
 
 static const double two_pi = 6.283185307179586;
@@ -106,7 +107,7 @@ static double conservative_sine_error(int d, int cells, double sign)
     test_position(&g, LOC_CENTRE, i, j, k, x);
     f[grid_index(&g, i, j, k)] = sin(kw * x[d] + 0.4);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
   double err = 0.0;
   for (int k = 0; k < g.n[2]; k++)
     for (int j = 0; j < g.n[1]; j++)
@@ -146,7 +147,7 @@ START_TEST(conservative_form_is_fifth_order_and_conserves)
     vel[1][at] = 0.3 - cos(two_pi * kk / n[2]);
     vel[2][at] = 0.2 * sin(two_pi * (ii + jj) / n[0]);
   }
-  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
+  advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
   double total = 0.0, scale = 0.0;
   for (int k = 0; k < n[2]; k++)
     for (int j = 0; j < n[1]; j++)
@@ -394,7 +395,7 @@ START_TEST(optimised_agrees_with_reference)
     for (int e = 0; e < 3; e++) random_smooth(&g, LOC_FACE_X + e, vel[e], 0.3 * e - 0.3);
     for (int form = 0; form < 3; form++) {   /* centre, x face, conservative */
       const int loc = form == 1 ? LOC_FACE_X : LOC_CENTRE;
-      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out);
+      if (form == 2) advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], 0, 0, out, NULL);
       else advection_weno5(&g, loc, f, vel[0], vel[1], vel[2], out);
       double diff = 0.0, scale = 0.0;
       for (int k = 0; k < n[2]; k++)
@@ -489,19 +490,19 @@ static carried carry_sphere(double beta)
   for (int s = 0; s < steps; s++) {
     const double tau = end / steps;
     /* SSP-RK3 (Shu-Osher) */
-    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, tau, rate);
+    advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f1[p] = f[p] + tau * rate[p];
     }
     fill_periodic(&g, f1);
-    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f1[p] = 0.75 * f[p] + 0.25 * (f1[p] + tau * rate[p]);
     }
     fill_periodic(&g, f1);
-    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate);
+    advection_weno5_conservative(&g, f1, vel[0], vel[1], vel[2], beta, tau, rate, NULL);
     FOR_OWNED(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);
       f[p] = f[p] / 3.0 + 2.0 / 3.0 * (f1[p] + tau * rate[p]);

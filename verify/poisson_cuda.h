@@ -21,4 +21,9 @@ void poisson_cuda_solve(efsi_poisson_cuda *ps, const double *rhs, double *x);
 
 void poisson_cuda_free(efsi_poisson_cuda *ps);
 
+/* What poisson_cuda_create allocates on one rank of `ranks` (root: rank 0), in bytes of
+ * device memory and of host memory. */
+double poisson_cuda_device_bytes(const efsi_grid *g, int ranks, int root);
+double poisson_cuda_host_bytes(const efsi_grid *g, int ranks, int root);
+
 #endif

@@ -48,8 +48,7 @@ static fftw_plan plan_lines(double *pencil, int len, int lines, fftw_r2r_kind ki
 
 efsi_poisson *poisson_create(const efsi_grid *g, const efsi_decomp *d)
 {
-  efsi_poisson *ps = calloc(1, sizeof *ps);
-  if (!ps) efsi_abort(EFSI_EXIT_RUNTIME, "poisson: out of memory");
+  efsi_poisson *ps = efsi_calloc(1, sizeof *ps, "the Poisson solver");
   ps->g = *g;
   ps->t = transpose_create(g, d);
   ps->packed_stride[0] = 1;
@@ -196,3 +195,5 @@ void poisson_solve(efsi_poisson *ps, const double *rhs, double *x)
   transform_along(ps, 2, ps->backward[2], ps->block, packed, ps->block, packed);
   transform_along(ps, 0, ps->backward[0], ps->block, packed, x + origin, g->stride);
 }
+
+double poisson_host_bytes(const efsi_grid *g) { return 6.0 * (double)grid_cells(g) * sizeof(double); }

@@ -23,4 +23,9 @@ void poisson_solve(efsi_poisson *ps, const double *rhs, double *x);
 
 void poisson_free(efsi_poisson *ps);
 
+/* What poisson_create allocates, about: the packed block, the pencil, the transposes' two
+ * buffers, the Thomas coefficients at a y wall and FFTW's plans, six fields' worth of owned
+ * cells (tests/test_memory_mpi measures it). */
+double poisson_host_bytes(const efsi_grid *g);
+
 #endif

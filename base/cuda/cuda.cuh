@@ -41,19 +41,6 @@ cudaStream_t cuda_halo_stream(void);
 /* The multiprocessors of the device device_select chose: sizes grid-stride launches. */
 int cuda_multiprocessors(void);
 
-/* A scratch buffer that grows as needed: device memory, or page-locked host memory (a
- * staging area for copies).  cuda_grow returns its memory with room for at least `bytes`;
- * when it must grow, the contents are dropped and the capacity at least doubles, so a need
- * that creeps up (the tracers of a rank, step by step) reallocates a few times, not at
- * every step. */
-typedef struct {
-  void *memory;
-  size_t capacity;   /* bytes */
-  int host;          /* page-locked host memory (cudaMallocHost), not device memory */
-} cuda_buffer;
-
-void *cuda_grow(cuda_buffer *b, size_t bytes);
-
 /* The block shape of the point kernels and the grid that covers a box of ni x nj x nk. */
 enum { CUDA_BLOCK_X = 64, CUDA_BLOCK_Y = 4 };
 static inline dim3 cuda_box_grid(int ni, int nj, int nk)

@@ -37,19 +37,6 @@ void cuda_launched(const char *name)
   }
 }
 
-void *cuda_grow(cuda_buffer *b, size_t bytes)
-{
-  if (bytes <= b->capacity) return b->memory;
-  size_t capacity = 2 * b->capacity;
-  if (capacity < bytes) capacity = bytes;
-  if (b->memory) CUDA_CHECK(b->host ? cudaFreeHost(b->memory) : cudaFree(b->memory));
-  b->memory = NULL;
-  b->capacity = 0;
-  CUDA_CHECK(b->host ? cudaMallocHost(&b->memory, capacity) : cudaMalloc(&b->memory, capacity));
-  b->capacity = capacity;
-  return b->memory;
-}
-
 cudaStream_t cuda_compute_stream(void) { return compute_stream; }
 int cuda_multiprocessors(void) { return multiprocessors; }
 cudaStream_t cuda_halo_stream(void) { return halo_stream; }
@@ -89,14 +76,22 @@ void device_memory(size_t *free_bytes, size_t *total_bytes)
   CUDA_CHECK(cudaMemGetInfo(free_bytes, total_bytes));
 }
 
+/* Out of device memory: a fault once --check and the start-up checks have passed
+ * (base/errors.h, rule 2). */
+static void out_of_memory(size_t bytes, const char *what)
+{
+  cudaGetLastError();
+  size_t free_bytes = 0, total = 0;
+  cudaMemGetInfo(&free_bytes, &total);
+  efsi_abort(EFSI_EXIT_RUNTIME, "out of %s memory: %zu bytes asked, %zu of %zu free", what,
+             bytes, free_bytes, total);
+}
+
 double *device_alloc(size_t n)
 {
   void *p = NULL;
   const size_t bytes = (n > 0 ? n : 1) * sizeof(double);
-  if (cudaMalloc(&p, bytes) != cudaSuccess) {
-    cudaGetLastError();
-    return NULL;
-  }
+  if (cudaMalloc(&p, bytes) != cudaSuccess) out_of_memory(bytes, "device");
   /* zeroed before any kernel of the (non-blocking) streams can touch it */
   CUDA_CHECK(cudaMemset(p, 0, bytes));
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -111,11 +106,23 @@ void device_free(double *p)
 double *device_alloc_pinned(size_t n)
 {
   void *p = NULL;
-  if (cudaHostAlloc(&p, (n > 0 ? n : 1) * sizeof(double), cudaHostAllocMapped) != cudaSuccess) {
-    cudaGetLastError();
-    return NULL;
-  }
+  const size_t bytes = (n > 0 ? n : 1) * sizeof(double);
+  if (cudaHostAlloc(&p, bytes, cudaHostAllocMapped) != cudaSuccess)
+    out_of_memory(bytes, "page-locked host");
   return (double *)p;
+}
+
+void *device_scratch_alloc(size_t bytes, int staging)
+{
+  void *p = NULL;
+  if ((staging ? cudaMallocHost(&p, bytes) : cudaMalloc(&p, bytes)) != cudaSuccess)
+    out_of_memory(bytes, staging ? "page-locked host" : "device");
+  return p;
+}
+
+void device_scratch_release(void *p, int staging)
+{
+  if (p) CUDA_CHECK(staging ? cudaFreeHost(p) : cudaFree(p));
 }
 
 void device_free_pinned(double *p)

@@ -1,8 +1,8 @@
-/* The GPU's point loop, the counterpart of stencils/loop.h: for_box runs body(p) for every
- * point p of the box lo <= (i, j, k) < hi of grid g, one thread a point (i along the block's
- * x threads, so that neighbouring threads touch neighbouring addresses), on the compute
- * stream.  The body is a device lambda that calls the same EFSI_POINT formulas as the CPU's
- * loop; it captures arrays (device pointers) and scalars by value. */
+/* The GPU's point loop, what FOR_BOX (stencils/loop.h) becomes under nvcc: for_box runs
+ * body(p) for every point p of the box lo <= (i, j, k) < hi of grid g, one thread a point
+ * (i along the block's x threads, so that neighbouring threads touch neighbouring
+ * addresses), on the compute stream.  The body is a device lambda; it captures arrays
+ * (device pointers) and scalars by value. */
 #ifndef EFSI_CUDA_LAUNCH_CUH
 #define EFSI_CUDA_LAUNCH_CUH
 

@@ -1,12 +1,13 @@
-/* The fused update of B on the GPU (formulas in stencils/oldroyd.h; mirrors oldroyd_update in
- * oldroyd.c): per point, the clipped solid fraction, the strain rate, the Oldroyd rate, the
- * transport and the fluid treatment, in the CPU's order of operations. */
-#include "stencils/cuda/kernels.cuh"
+/* The fused update of B on the GPU (formulas in stencils/oldroyd.h): per point, the clipped
+ * solid fraction, the strain rate, the Oldroyd rate, the transport and the fluid treatment,
+ * in the CPU's order of operations.  Its own file because the CPU's loop (stencils/
+ * oldroyd.c) works row by row through buffers, so that the square root and the sum over a
+ * case's materials leave its long loops vectorisable; a thread per point needs neither. */
+#include "stencils/cuda/launch.cuh"
 
 extern "C" {
+#include "stencils/kernel_list.h"
 #include "stencils/loop.h"
-#include "stencils/oldroyd.h"
-#include "stencils/solid_stress.h"
 }
 
 void oldroyd_update_cuda(const efsi_grid *g, int nmat, double *const phi[], double dt,

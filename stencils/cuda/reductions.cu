@@ -5,11 +5,11 @@
  * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so for
  * the diagnostics GPU and CPU agree to round-off -- the ACM sums, in double-double, agree
  * bit for bit.  No floating-point atomics. */
-#include "stencils/cuda/kernels.cuh"
+#include "stencils/cuda/launch.cuh"
 
 extern "C" {
 #include "base/tensor.h"
-#include "stencils/reductions.h"
+#include "stencils/kernel_list.h"
 }
 
 enum { PLANE_THREADS = 256 };
@@ -44,19 +44,16 @@ plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, unsig
   if (t < COUNT) plane[(size_t)k * COUNT + t] = part[t][0];
 }
 
-/* Host staging for n partials (page-locked, grown as needed). */
-static double *staged(size_t n)
-{
-  static cuda_buffer host = {NULL, 0, 1};
-  return (double *)cuda_grow(&host, n * sizeof(double));
-}
-
-/* Run the plane kernel over the owned cells of g, bring the partials to the host and
- * combine them in k order (combine[c] = 1: maximum). */
+/* Run the plane kernel over the owned cells of g, the partials in the scratch's work
+ * memory, bring them to its staging memory and combine them in k order (combine[c] = 1:
+ * maximum). */
 template <int COUNT, typename Term>
 static void plane_reduce(const efsi_grid *g, const char *name, const int *combine,
-                         double start, double *plane, Term term, double *out)
+                         double start, efsi_scratch *scratch, Term term, double *out)
 {
+  const size_t n = (size_t)g->n[2] * COUNT;
+  double *plane = (double *)scratch_work(scratch, n * sizeof(double));
+  double *host = (double *)scratch_staging(scratch, n * sizeof(double));
   unsigned mask = 0;
   for (int c = 0; c < COUNT; c++) mask |= (combine && combine[c] ? 1u : 0u) << c;
   cudaStream_t stream = cuda_compute_stream();
@@ -64,9 +61,7 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
       g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], mask, start,
       term, plane);
   cuda_launched(name);
-  double *host = staged((size_t)g->n[2] * COUNT);
-  CUDA_CHECK(cudaMemcpyAsync(host, plane, (size_t)g->n[2] * COUNT * sizeof(double),
-                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   reduce_planes(host, g->n[2], COUNT, combine, out);
 }
@@ -105,39 +100,41 @@ acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
 }
 
 void acm_sums_cuda(const efsi_grid *g, const double *div, const double *lap_div,
-                   const double *p, const double *lap_p, const double *u, double *plane,
-                   double sums[2 * SUM_COUNT])
+                   const double *p, const double *lap_p, const double *u,
+                   efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
+  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT;
+  double *plane = (double *)scratch_work(scratch, n * sizeof(double));
+  double *host = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
   acm_plane_kernel<<<g->n[2], PLANE_THREADS, 0, stream>>>(
       g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], div, lap_div, p,
       lap_p, u, plane);
   cuda_launched("acm_sums");
-  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT;
-  double *host = staged(n);
   CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   reduce_planes_dd(host, g->n[2], SUM_COUNT, sums);
 }
 
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
-                     const double *w, const double *div, double *plane, double out[FLOW_COUNT])
+                     const double *w, const double *div, efsi_scratch *scratch,
+                     double out[FLOW_COUNT])
 {
   static const int combine[FLOW_COUNT] = {0, 0, 0, 1, 1};
-  plane_reduce<FLOW_COUNT>(g, "flow_norms", combine, 0.0, plane,
+  plane_reduce<FLOW_COUNT>(g, "flow_norms", combine, 0.0, scratch,
                            [=] __device__(ptrdiff_t q, double *x) {
     flow_terms(u, v, w, div, scale, q, x);
   }, out);
 }
 
-void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
+void phi_moments_cuda(const efsi_grid *g, const double *phi, efsi_scratch *scratch,
                       double out[MOMENT_COUNT])
 {
   /* the point's (i, j, k) from its index: i < n0 <= s1 and j s1 + i < s2 */
   const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
   const double x0 = first_centre(g, 0), y0 = first_centre(g, 1), z0 = first_centre(g, 2);
   const double hx = g->h[0], hy = g->h[1], hz = g->h[2];
-  plane_reduce<MOMENT_COUNT>(g, "phi_moments", NULL, 0.0, plane,
+  plane_reduce<MOMENT_COUNT>(g, "phi_moments", NULL, 0.0, scratch,
                              [=] __device__(ptrdiff_t q, double *m) {
     const ptrdiff_t r = q - origin;
     const int k = (int)(r / s2), j = (int)((r % s2) / s1), i = (int)(r % s1);
@@ -156,13 +153,13 @@ void phi_moments_cuda(const efsi_grid *g, const double *phi, double *plane,
 }
 
 double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
-                           double *const phi[], double *const b[6], double *plane)
+                           double *const phi[], double *const b[6], efsi_scratch *scratch)
 {
   if (nmat == 0) return 0.0;
   const material_arrays m = materials(nmat, phi, modulus);
   const double *bxx = b[TXX], *byy = b[TYY], *bzz = b[TZZ];
   double total;
-  plane_reduce<1>(g, "elastic_energy", NULL, 0.0, plane,
+  plane_reduce<1>(g, "elastic_energy", NULL, 0.0, scratch,
                   [=] __device__(ptrdiff_t q, double *x) {
     x[0] = elastic_density_at(nmat, m.modulus, (double *const *)m.a, bxx, byy, bzz, q);
   }, &total);
@@ -170,13 +167,13 @@ double elastic_energy_cuda(const efsi_grid *g, int nmat, const double *modulus,
 }
 
 void det_range_cuda(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],
-                    double phi_min, double *plane, double range[2])
+                    double phi_min, efsi_scratch *scratch, double range[2])
 {
   static const int combine[2] = {1, 1};
   const material_arrays m = materials(nmat, phi, NULL);
   const six_arrays bb = six(b);
   double extremes[2];
-  plane_reduce<2>(g, "det_range", combine, -INFINITY, plane,
+  plane_reduce<2>(g, "det_range", combine, -INFINITY, scratch,
                   [=] __device__(ptrdiff_t q, double *x) {
     const double phi_total = solid_fraction_at(nmat, (double *const *)m.a, q);
     const double det = symmetric_det(bb.a[TXX][q], bb.a[TYY][q], bb.a[TZZ][q], bb.a[TXY][q],
@@ -207,24 +204,23 @@ __global__ void wall_faces_kernel(int n0, ptrdiff_t origin, ptrdiff_t along, dou
  * high, rows b, then x). */
 void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
                           const double *tangential, const double u_wall[2],
-                          double sum_count[2])
+                          efsi_scratch *scratch, double sum_count[2])
 {
   const int other = 3 - d;
   const ptrdiff_t along = g->stride[other];
   const double scale = mu * 2.0 * g->inv_h[d];
   const int n0 = g->n[0], rows = g->n[other], faces = n0 * rows;
-  static cuda_buffer faces_buffer = {NULL, 0, 0};
   cudaStream_t stream = cuda_compute_stream();
   for (int side = 0; side < 2; side++) {
     if (!(side ? g->wall_hi[d] : g->wall_lo[d])) continue;
-    double *device_faces = (double *)cuda_grow(&faces_buffer, (size_t)faces * sizeof(double));
+    double *device_faces = (double *)scratch_work(scratch, (size_t)faces * sizeof(double));
+    double *host = (double *)scratch_staging(scratch, (size_t)faces * sizeof(double));
     int first[3] = {0, 0, 0};
     first[d] = side ? g->n[d] - 1 : 0;
     wall_faces_kernel<<<dim3((unsigned)((n0 + 127) / 128), (unsigned)rows), 128, 0, stream>>>(
         n0, grid_index(g, first[0], first[1], first[2]), along, scale, u_wall[side], u,
         tangential, device_faces);
     cuda_launched("wall_shear_sums");
-    double *host = staged((size_t)faces);
     CUDA_CHECK(cudaMemcpyAsync(host, device_faces, (size_t)faces * sizeof(double),
                                cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -240,13 +236,13 @@ void wall_shear_sums_cuda(const efsi_grid *g, int d, double mu, const double *u,
  * by fmax from 0 (a shear is never negative). */
 void lumen_sums_cuda(const efsi_grid *g, double mu, const double *phi_wall,
                      const double *phi_rbc, const double *u, const double *v, const double *w,
-                     double *plane, double out[LUMEN_COUNT])
+                     efsi_scratch *scratch, double out[LUMEN_COUNT])
 {
   static const int combine[LUMEN_COUNT] = {0, 0, 0, 0, 1};
   const ptrdiff_t origin = grid_index(g, 0, 0, 0), s1 = g->stride[1], s2 = g->stride[2];
   const double h0 = g->h[0], h1 = g->h[1], h2 = g->h[2];
   const double y0 = lumen_first_centre(g, 1), z0 = lumen_first_centre(g, 2);
-  plane_reduce<LUMEN_COUNT>(g, "lumen_sums", combine, 0.0, plane,
+  plane_reduce<LUMEN_COUNT>(g, "lumen_sums", combine, 0.0, scratch,
                             [=] __device__(ptrdiff_t q, double *x) {
     const ptrdiff_t s[3] = {1, s1, s2};
     const double h[3] = {h0, h1, h2};

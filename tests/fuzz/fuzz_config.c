@@ -37,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         decomp_plan(ranks[r], c.cells, c.ranks, periodic, dims, err, sizeof err);
     }
     efsi_timestep ts;
-    timestep_choose(&c, &ts, err, sizeof err);
+    efsi_case cs;
+    case_resolve(&c, &cs);
+    timestep_choose(&cs, &ts, err, sizeof err);
   }
   free(text);
   return 0;

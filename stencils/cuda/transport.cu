@@ -1,20 +1,13 @@
-/* WENO5 advection on the GPU (formulas in stencils/weno5.h; mirrors weno5.c). */
-#include "stencils/cuda/kernels.cuh"
+/* The conservative transport of a volume fraction on the GPU, out = -div(a f) (formulas in
+ * stencils/weno5.h).  Another algorithm than the CPU's (stencils/transport.c), because a
+ * thread per cell would compute each face twice and make every warp pay for THINC's
+ * exponentials where one cell needs them: here each face's WENO5 flux once, THINC's over it
+ * for a list of the interface cells only, then each cell's difference of its faces. */
+#include "stencils/cuda/launch.cuh"
 
 extern "C" {
+#include "stencils/kernel_list.h"
 #include "stencils/loop.h"
-#include "stencils/weno5.h"
-}
-
-void advection_weno5_cuda(const efsi_grid *g, int loc, const double *f, const double *u,
-                          const double *v, const double *w, double *out)
-{
-  int lo[3], hi[3];
-  location_range(g, loc, lo, hi);
-  const weno5_stencil_t st = weno5_stencil(g, loc);
-  for_box(g, lo, hi, "advection_weno5", [=] __device__(ptrdiff_t p) {
-    out[p] = advection_at(&st, f, u, v, w, p);
-  });
 }
 
 /* The interface cells (thinc_interface) of the box of ni x nj x nk points from origin,
@@ -75,7 +68,7 @@ __global__ void thinc_fluxes_kernel(weno5_stencil_t st, const double *f, const d
 
 void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, const double *u,
                                        const double *v, const double *w, double thinc_beta,
-                                       double dt, double *out)
+                                       double dt, double *out, efsi_scratch *scratch)
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
@@ -85,9 +78,7 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
    * interface cells of the owned cells and their face neighbours listed and their faces'
    * fluxes overwritten (full warps: only listed cells pay for THINC's exponentials); then
    * each cell's difference of its faces' fluxes. */
-  static cuda_buffer flux_buffer = {NULL, 0, 0}, list_buffer = {NULL, 0, 0},
-                     count_buffer = {NULL, 0, 0};
-  double *flux_x = (double *)cuda_grow(&flux_buffer, 3 * g->size * sizeof(double));
+  double *flux_x = (double *)scratch_work(scratch, transport_scratch_bytes(g, thinc_beta > 0));
   double *flux_y = flux_x + g->size, *flux_z = flux_y + g->size;
   double *const flux[3] = {flux_x, flux_y, flux_z};
   const double *const a[3] = {u, v, w};
@@ -102,8 +93,9 @@ void advection_weno5_conservative_cuda(const efsi_grid *g, const double *f, cons
   }
   if (thinc_beta > 0) {
     const int wide_lo[3] = {-1, -1, -1}, wide_hi[3] = {g->n[0] + 1, g->n[1] + 1, g->n[2] + 1};
-    ptrdiff_t *list = (ptrdiff_t *)cuda_grow(&list_buffer, g->size * sizeof(ptrdiff_t));
-    int *count = (int *)cuda_grow(&count_buffer, sizeof(int));
+    /* after the fluxes: the list, then its length */
+    ptrdiff_t *list = (ptrdiff_t *)(flux_z + g->size);
+    int *count = (int *)(list + g->size);
     cudaStream_t stream = cuda_compute_stream();
     CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
     const int ni = wide_hi[0] - wide_lo[0], nj = wide_hi[1] - wide_lo[1];
