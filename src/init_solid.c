@@ -1,6 +1,6 @@
-/* Initial state of the solid (see init_solid.h).  Each rank asks bodies.c only for the
- * bodies near its own block, so start-up work does not grow with the total number of
- * bodies; the voxel file is read block by block. */
+/* Initial state of the solid (see init_solid.h).  Each rank asks the seeding only for the
+ * bodies near its own block (a random packing keeps just those on it), so start-up work
+ * does not grow with the total number of bodies; the voxel file is read block by block. */
 #include "src/init_solid.h"
 #include "src/materials.h"
 

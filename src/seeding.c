@@ -5,7 +5,8 @@
  * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
  * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  Where no lattice holds
  * the families, or one keeps to a radial band, they are packed at random instead
- * (src/packing.h; docs/bodies.md, "Random packing"), once per input and process. */
+ * (src/packing.h; docs/bodies.md, "Random packing"), over the run's ranks (bodies_pack),
+ * each keeping the bodies near its block for bodies_near. */
 #include "src/seeding.h"
 
 #include <limits.h>
