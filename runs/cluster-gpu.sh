@@ -46,11 +46,15 @@ export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
 # A run that hangs or fails in its first exchange: force the path that needs neither NCCL
 # nor a CUDA-aware MPI with HALO_PATH=host_mpi (default auto: the fastest path per face).
 halo_path=${HALO_PATH:-auto}
+# The exchanges hidden behind the interior's work: measured to pay on every path between
+# GPUs (docs/gpu.md, "Overlap"); OVERLAP=false turns it off.
+overlap=${OVERLAP:-true}
 
 # The scheduler's SIGUSR1 goes to this script; srun passes it on to every rank;
 # time.wall_limit stops before the limit by itself as well.
 srun "${binding[@]}" "$efsi" -o "$out" --restart latest-or-new --set performance.device=gpu \
-  --set performance.halo_path="$halo_path" --set time.wall_limit=11:55:00 "$case_file" &
+  --set performance.halo_path="$halo_path" --set performance.overlap="$overlap" \
+  --set time.wall_limit=11:55:00 "$case_file" &
 run=$!
 trap 'kill -USR1 "$run" 2> /dev/null' USR1 TERM
 # wait returns when the trap runs, while efsi is still writing its restart file: wait on
