@@ -393,7 +393,7 @@ def read_netcdf(path, names=None, library=None):
 
 
 def read_fields(path, names=None, library=None):
-    """A fields file (docs/output.md, "Fields files") as a dict: "x", "y", "z" (the cell
+    """A fields file (docs/output.md) as a dict: "x", "y", "z" (the cell
     centres), "h" [hx, hy, hz], "L" [Lx, Ly, Lz], "step", "time", "case", "run_id",
     "walls" {"y": bool, "z": bool}, "attrs" (every global attribute), "path", and every
     variable on the grid (or those of `names` it has: u, v, w, p, phi_<material>, bxx ...;
