@@ -18,8 +18,10 @@
  * completely, as if written out, so that the point loop around it still vectorises (GCC's
  * vectoriser gives up on a loop nested in the point loop). */
 #define EFSI_PRAGMA_STRING(text) #text
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
 #define EFSI_UNROLL(n) _Pragma(EFSI_PRAGMA_STRING(unroll n))
+#elif defined(__CUDACC__)
+#define EFSI_UNROLL(n) /* the host pass of a CUDA source runs none of these loops */
 #elif defined(__GNUC__)
 #define EFSI_UNROLL(n) _Pragma(EFSI_PRAGMA_STRING(GCC unroll n))
 #else

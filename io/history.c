@@ -96,7 +96,7 @@ int history_scan(efsi_history *h, const char *dir, long headers_after, char *err
     }
     efsi_history_file *f = &h->file[h->nfiles++];
     memset(f, 0, sizeof *f);
-    snprintf(f->name, sizeof f->name, "%s", e->d_name);
+    memcpy(f->name, e->d_name, strlen(e->d_name) + 1);   /* its length checked above */
     f->kind = restart >= 0 ? HISTORY_RESTART : HISTORY_FIELDS;
     f->step = restart >= 0 ? restart : fields;
   }

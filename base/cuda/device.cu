@@ -1,10 +1,10 @@
 /* The device interface of the GPU backend (see base/device.h, base/cuda/cuda.cuh). */
-#include <mpi.h>
+#include "base/cuda/cuda.cuh"   /* first: MPI's C interface only (mpi.h there) */
+
 #include <mpi-ext.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/cuda/cuda.cuh"
 extern "C" {
 #include "base/device.h"
 }
