@@ -61,7 +61,9 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
   ts->velocity_scale = u;
   ts->limit[LIMIT_VISCOUS] = h * h / (6.0 * nu);
   ts->limit[LIMIT_ADVECTIVE] = u > 0 ? h / u : INFINITY;
-  ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / (u * u) : INFINITY;
+  /* divided twice: u * u overflows where u is near the largest double (a limit of 0
+   * then, refused below as a dt that underflows) */
+  ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / u / u : INFINITY;
   /* shear waves in the stiffest material: c_s = sqrt(G_max / rho) */
   double g_max = 0.0;
   for (int m = 0; m < cs->nmat; m++) g_max = fmax(g_max, cs->materials.modulus[m]);
@@ -74,7 +76,7 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
     ts->dt = c->safety * limit;
     /* a limit so small that dt underflows (or a run of more steps than a step counter
      * holds) is no run: say which limit and the velocity scale that made it */
-    const double steps = c->end_time > 0 ? c->end_time / ts->dt : 0;
+    const double steps = c->end_time > 0 && ts->dt >= DBL_MIN ? c->end_time / ts->dt : 0;
     if (!(ts->dt >= DBL_MIN) || !(steps < 1e15)) {
       snprintf(err, errlen, "%s: time.dt: the automatic dt is %g (%s %g, U = %g): %s; check "
                "drive.pressure_gradient, drive.bulk_velocity and the wall speeds",

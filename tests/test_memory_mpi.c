@@ -1,7 +1,8 @@
 /* The memory a run allocates against what efsi --check says it will (src/case.c,
  * case_memory, docs/architecture.md, "A case resolved once"): the state, the solver's work
  * arrays, the kernels' scratch and the halo buffers of a case with two solid materials
- * allocated on the CPU, the bytes taken from the heap (glibc's mallinfo2) against the
+ * allocated on the CPU, the bytes taken from the heap (glibc's mallinfo2, or the sanitizer's
+ * allocator in the --enable-debug build, which replaces glibc's) against the
  * estimate of the same case and block; and the lists the estimate counts against the
  * objects.  The ACM agrees to small bookkeeping (objects and MPI's buffers, at most 1 % of
  * the total); SMAC's FFT solver is estimated as six fields of owned cells and must fall
@@ -10,6 +11,17 @@
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
+#if defined(__SANITIZE_ADDRESS__)
+#define EFSI_ASAN_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EFSI_ASAN_HEAP 1
+#endif
+#endif
+#ifdef EFSI_ASAN_HEAP
+/* the sanitizer runtime's (sanitizer/allocator_interface.h, not installed with GCC 12) */
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
 
 #include "src/case.h"
 #include "src/solver.h"
@@ -26,8 +38,13 @@ static const char *const case_text =
 
 static double heap_bytes(void)
 {
+#ifdef EFSI_ASAN_HEAP
+  /* AddressSanitizer's allocator serves malloc; glibc's mallinfo2 then reports nothing */
+  return (double)__sanitizer_get_current_allocated_bytes();
+#else
   const struct mallinfo2 m = mallinfo2();
   return (double)m.uordblks + (double)m.hblkhd;
+#endif
 }
 
 /* The bytes allocated by the state and the solver of the case on this rank, and the
