@@ -26,6 +26,11 @@
 #ifdef HAVE_NETCDF_PAR
 #include <netcdf_par.h>
 #endif
+#if defined(__has_include)
+#if __has_include(<netcdf_meta.h>)
+#include <netcdf_meta.h>   /* NC_HAS_QUANTIZE, NC_HAS_PAR_FILTERS */
+#endif
+#endif
 
 /* ---- the output directory ---------------------------------------------------------- */
 
@@ -86,6 +91,32 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
     return 1;
   }
   return 0;
+}
+
+int ncfile_can_deflate(char *why, size_t len)
+{
+#if defined(HAVE_NETCDF_PAR) && !(defined(NC_HAS_PAR_FILTERS) && NC_HAS_PAR_FILTERS)
+  snprintf(why, len, "this efsi's parallel NetCDF library (%s) cannot compress in parallel "
+           "writes (NetCDF >= 4.7.4 with HDF5 >= 1.10.3 can): set 0", nc_inq_libvers());
+  return 0;
+#else
+  (void)why;
+  (void)len;
+  return 1;
+#endif
+}
+
+int ncfile_can_quantize(char *why, size_t len)
+{
+#if defined(NC_HAS_QUANTIZE) && NC_HAS_QUANTIZE
+  (void)why;
+  (void)len;
+  return 1;
+#else
+  snprintf(why, len, "this efsi's NetCDF library (%s) has no quantization "
+           "(nc_def_var_quantize needs NetCDF >= 4.9.0): set 0", nc_inq_libvers());
+  return 0;
+#endif
 }
 
 int output_path(char *path, size_t len, const char *dir, const char *kind, long step)

@@ -24,6 +24,13 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
  * previous run too). */
 int output_is_efsi_file(const char *name);
 
+/* What this NetCDF library can do for the selective outputs (docs/output.md, "Compression
+ * and quantization"): deflate (with parallel NetCDF: filters on parallel writes, NetCDF
+ * >= 4.7.4 with HDF5 >= 1.10.3) and quantization (nc_def_var_quantize, NetCDF >= 4.9.0).
+ * 1 when it can; 0 with one line saying why not in why. */
+int ncfile_can_deflate(char *why, size_t len);
+int ncfile_can_quantize(char *why, size_t len);
+
 /* path <- "dir/kind_NNNNNNNN.nc" (step with 8 digits).  Nonzero when it does not fit. */
 int output_path(char *path, size_t len, const char *dir, const char *kind, long step);
 
