@@ -58,8 +58,10 @@ static int make_directories(const char *dir, char *err, size_t errlen)
 int output_is_efsi_file(const char *name)
 {
   return strncmp(name, "diagnostics.csv", 15) == 0 || strncmp(name, "bodies.csv", 10) == 0
+      || strncmp(name, "bodies.nc", 9) == 0 || strncmp(name, "average.nc", 10) == 0
       || strncmp(name, "run.json", 8) == 0
-      || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0)
+      || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0
+           || strncmp(name, "box_", 4) == 0 || strncmp(name, "slices_", 7) == 0)
           && strstr(name, ".nc") != NULL);
 }
 
@@ -257,6 +259,17 @@ static int room_for(const char *path, double bytes, char *why, size_t len)
   return 0;
 }
 
+void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes)
+{
+  char why[EFSI_PATH_LEN + 128] = "";
+  int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
+  MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
+  if (reason && d->rank == 0)
+    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
+               "intact", path, strerror(reason), why);
+  if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
+}
+
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
                    const efsi_grid *g, int dim[3], int nvars, const double *time)
 {
@@ -269,13 +282,7 @@ void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
    * cleanly before anything is written. */
   const double bytes = (double)nvars * 8.0 * g->global_n[0] * (double)g->global_n[1]
                      * g->global_n[2] + NCFILE_HEADER_BYTES + NCFILE_VARIABLE_BYTES * nvars;
-  char why[EFSI_PATH_LEN + 128] = "";
-  int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
-  MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
-  if (reason && d->rank == 0)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
-               "intact", f->path, strerror(reason), why);
-  if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
+  ncfile_need_room(f->path, d, bytes);
   if (!f->holds_file) return;
 #ifdef HAVE_NETCDF_PAR
   NCFILE_CHECK(f, nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));

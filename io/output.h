@@ -19,9 +19,9 @@
  * nonzero with a one-line message in err on refusal or failure. */
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
 
-/* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, run.json,
- * fields_*.nc and restart_*.nc, and their temporary names (a run that died mid-write is a
- * previous run too). */
+/* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, bodies.nc,
+ * average.nc, run.json, fields_*.nc, restart_*.nc, box_*.nc and slices_*.nc, and their
+ * temporary names (a run that died mid-write is a previous run too). */
 int output_is_efsi_file(const char *name);
 
 /* What this NetCDF library can do for the selective outputs (docs/output.md, "Compression
@@ -60,6 +60,10 @@ typedef struct {
 EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call);
 #define NCFILE_CHECK(f, call) do { errno = 0; int nc_rc_ = (call); \
   if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
+
+/* Collective: stop every rank (status 1, naming path) when the folder of path has less room
+ * than bytes (free space, the file-size limit), before anything of the file is written. */
+void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes);
 
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
  * sizes; ids in dim[0..2] in that order).  With time (a file of a series: fields, averages)

@@ -28,8 +28,8 @@ enum { CONFIG_MAX_KEYS = 128, CONFIG_WHERE_LEN = 1100 };
  * slices output per direction, the highest deflate level and quantization digits. */
 enum { CONFIG_TEXT_LEN = 256, CONFIG_MAX_PLANES = 16, CONFIG_DEFLATE_MAX = 9,
        CONFIG_QUANTIZE_MAX = 15 };
-/* output.bodies_csv */
-enum { BODIES_CSV_AUTO = 0, BODIES_CSV_YES = 1, BODIES_CSV_NO = 2 };
+/* output.bodies_csv; auto writes bodies.csv for at most BODIES_CSV_AUTO_LIMIT bodies */
+enum { BODIES_CSV_AUTO = 0, BODIES_CSV_YES = 1, BODIES_CSV_NO = 2, BODIES_CSV_AUTO_LIMIT = 10000 };
 /* output.bodies_every when not given: the diagnostics' cadence */
 #define BODIES_EVERY_DIAGNOSTICS (-2L)
 

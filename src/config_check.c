@@ -122,8 +122,11 @@ static void check_field_list(parse_state *s, const char *section, const char *ke
 {
   char names[4 + EFSI_MAX_MATERIALS + 6][EFSI_MATERIAL_NAME + 8], known[512] = "";
   const int n = field_names(config_of(s), names, 4 + EFSI_MAX_MATERIALS + 6);
-  for (int f = 0; f < n; f++)
-    snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", f ? " " : "", names[f]);
+  for (int f = 0; f < n; f++) {
+    const size_t used = strlen(known);
+    if (used + strlen(names[f]) + 2 < sizeof known)
+      snprintf(known + used, sizeof known - used, "%s%.40s", f ? " " : "", names[f]);
+  }
   char copy[CONFIG_TEXT_LEN], *word[CONFIG_TEXT_LEN / 2];
   int words = 0;
   snprintf(copy, sizeof copy, "%s", list);

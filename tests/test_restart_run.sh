@@ -2,7 +2,7 @@
 # Whole-program restart and reproducibility, ACM and SMAC, on 1 and 2 ranks, with a solid
 # sphere and its tracer: a run stopped at step 10 and continued with --restart ends bitwise
 # where the uninterrupted run ends (restart file with phi, B and the tracer, fields file,
-# diagnostics and bodies rows); the same run twice gives the same files.
+# diagnostics and bodies rows, bodies.nc); the same run twice gives the same files.
 set -eu
 . "$(dirname "$0")/lib.sh"
 write_case "$tmp/case.ini" "12 12 12" "3 3 3" <<'INI'
@@ -48,6 +48,11 @@ for method in acm smac; do
     cmp -s "$tmp/full-$method-$np/bodies.csv" "$tmp/cont-$method-$np/bodies.csv" ||
       fail "$method, $np ranks: bodies.csv differs after restart"
     grep -q "^0,sphere,20," "$tmp/full-$method-$np/bodies.csv" || fail "no tracer row at step 20"
+    # bodies.nc: cut at step 10 and appended again, the uninterrupted run's records bitwise
+    same "$tmp/full-$method-$np/bodies.nc" "$tmp/cont-$method-$np/bodies.nc" ||
+      fail "$method, $np ranks: bodies.nc differs after restart"
+    ncdump -v step "$tmp/cont-$method-$np/bodies.nc" | grep -q "step = 0, 5, 10, 15, 20 ;" ||
+      fail "$method, $np ranks: bodies.nc should hold steps 0, 5, 10, 15, 20"
     echo "ok: $method on $np rank(s): restart and repeat bitwise identical"
   done
 done
