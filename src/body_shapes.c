@@ -29,6 +29,14 @@ __extension__ typedef __int128 fixed;
 #define FIXED_ONE 0x1p56
 enum { FIXED_TERM_MAX_CELLS = 1 << 20 };   /* the largest reach/h allowed, squared: 2^40 */
 
+/* A term in fixed point, truncated toward zero; through a 64-bit integer (one instruction)
+ * when it fits, as nearly every term does, with the same result as the direct conversion. */
+static inline fixed to_fixed(double term)
+{
+  const double scaled = term * FIXED_ONE;
+  return fabs(scaled) < 0x1p62 ? (fixed)(long long)scaled : (fixed)scaled;
+}
+
 /* The sums of a body, in the order of efsi_body_record's moments after the first four. */
 enum { S_1, S_X, S_Y, S_Z, S_XX, S_YY, S_ZZ, S_XY, S_XZ, S_YZ, SUMS };
 
@@ -356,30 +364,42 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
         const image *best = NULL;
         double best_d2 = 0.0, best_dx[3] = {0, 0, 0};
         long best_id = 0;
-        for (int c2 = b[2] - 1; c2 <= b[2] + 1; c2++)
-          for (int c1 = b[1] - 1; c1 <= b[1] + 1; c1++)
-            for (int c0 = b[0] - 1; c0 <= b[0] + 1; c0++) {
-              if (c0 < 0 || c1 < 0 || c2 < 0 || c0 >= bk->n[0] || c1 >= bk->n[1] || c2 >= bk->n[2])
-                continue;
-              const int bc[3] = {c0, c1, c2};
-              const long at = bucket_index(bk, bc);
-              for (long m = bk->head[at]; m < bk->head[at + 1]; m++) {
-                const image *im = &bk->item[m];
-                const efsi_tracer *t = &s->candidate[im->candidate];
-                const double dx[3] = {xc[0] - im->x[0], xc[1] - im->x[1], xc[2] - im->x[2]};
-                const double d2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
-                const double r = s->reach[t->kind];
-                if (d2 > r * r) continue;
-                /* the nearest; on a tie the lower id, then the lower image code */
-                if (best && (d2 > best_d2 || (d2 == best_d2 && (t->id > best_id
-                            || (t->id == best_id && im->shift > best->shift)))))
-                  continue;
-                best = im;
-                best_d2 = d2;
-                best_id = t->id;
-                memcpy(best_dx, dx, sizeof dx);
-              }
+        /* the cell's own bucket first, then the 26 around it, each only when its box comes
+         * as near as the best so far (ties included) */
+        for (int q = 0; q < 27; q++) {
+          const int order = q == 0 ? 13 : q <= 13 ? q - 1 : q;
+          const int bc[3] = {b[0] + order % 3 - 1, b[1] + order / 3 % 3 - 1, b[2] + order / 9 - 1};
+          if (bc[0] < 0 || bc[1] < 0 || bc[2] < 0 || bc[0] >= bk->n[0] || bc[1] >= bk->n[1]
+              || bc[2] >= bk->n[2])
+            continue;
+          if (best) {
+            double gap2 = 0.0;
+            for (int d = 0; d < 3; d++) {
+              const double lo = bk->origin[d] + bc[d] * bk->size[d], hi = lo + bk->size[d];
+              const double gap = xc[d] < lo ? lo - xc[d] : xc[d] > hi ? xc[d] - hi : 0.0;
+              gap2 += gap * gap;
             }
+            /* a tie must never be passed over: the slack covers the rounding of gap2 */
+            if (gap2 > best_d2 * (1.0 + 1e-9)) continue;
+          }
+          const long at = bucket_index(bk, bc);
+          for (long m = bk->head[at]; m < bk->head[at + 1]; m++) {
+            const image *im = &bk->item[m];
+            const efsi_tracer *t = &s->candidate[im->candidate];
+            const double dx[3] = {xc[0] - im->x[0], xc[1] - im->x[1], xc[2] - im->x[2]};
+            const double d2 = dx[0] * dx[0] + dx[1] * dx[1] + dx[2] * dx[2];
+            const double r = s->reach[t->kind];
+            if (d2 > r * r) continue;
+            /* the nearest; on a tie the lower id, then the lower image code */
+            if (best && (d2 > best_d2 || (d2 == best_d2 && (t->id > best_id
+                        || (t->id == best_id && im->shift > best->shift)))))
+              continue;
+            best = im;
+            best_d2 = d2;
+            best_id = t->id;
+            memcpy(best_dx, dx, sizeof dx);
+          }
+        }
         if (!best) continue;
         const double xi[3] = {best_dx[0] * g->inv_h[0], best_dx[1] * g->inv_h[1],
                               best_dx[2] * g->inv_h[2]};
@@ -387,7 +407,7 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
                                    f * xi[1] * xi[1], f * xi[2] * xi[2], f * xi[0] * xi[1],
                                    f * xi[0] * xi[2], f * xi[1] * xi[2]};
         fixed *into = mine + best->candidate * SUMS;
-        for (int q = 0; q < SUMS; q++) into[q] += (fixed)(term[q] * FIXED_ONE);
+        for (int q = 0; q < SUMS; q++) into[q] += to_fixed(term[q]);
       }
     }
   }

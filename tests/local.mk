@@ -31,6 +31,8 @@ tests_test_config_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir
 
 # A sample fields file for the check that ncdump, netCDF4-python and xarray read it.
 check_PROGRAMS += tests/write_sample_fields
+# The bodies output at a million bodies (docs/output.md, "bodies.nc"): built, not run.
+check_PROGRAMS += tests/bench_bodies
 
 # The fuzz targets' inputs replayed without libFuzzer (tests/fuzz/replay.c): the seed corpus
 # and every finding of tests/fuzz/run.sh, kept in tests/fuzz/regressions/.
