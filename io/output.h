@@ -76,6 +76,31 @@ void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes);
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
                    const efsi_grid *g, int dim[3], int nvars, const double *time);
 
+/* Collective, for a file whose dimensions the caller defines: as ncfile_create (the
+ * temporary name, the room for about `values` doubles in nvars variables, the time
+ * dimension of a series) without the dimensions z, y, x; the caller defines its
+ * dimensions, then calls ncfile_begin_done (the time coordinate) before its variables. */
+void ncfile_begin(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                  double values, int nvars, const double *time);
+void ncfile_begin_done(efsi_ncfile *f);
+
+/* The cells of a variable along each direction: count[d] global indices, increasing (a
+ * whole direction, the strided range of a box, the planes of a slice). */
+typedef struct {
+  int count[3];
+  const int *index[3];
+} efsi_cell_set;
+
+/* Collective: the most cells of set along each direction that one rank's block holds (the
+ * chunk of a compressed variable: one rank's piece). */
+void ncfile_cells_per_block(const efsi_ncfile *f, const efsi_cell_set *set, size_t chunk[3]);
+
+/* Collective: write the cells of set of field (layout g; centre_dir as in ncfile_put;
+ * divide_by > 0 divides every value: a sum into a mean) into varid, a variable on
+ * (time, count[2], count[1], count[0]) of a file with a time axis (else without time). */
+void ncfile_put_cells(efsi_ncfile *f, int varid, const double *field, int centre_dir,
+                      double divide_by, const efsi_cell_set *set);
+
 /* Where holds_file: a double variable over dims (1 or 3 of them; 3 means (time, z, y, x) in
  * a file with a time axis) with units and long_name attributes, collective access with
  * parallel NetCDF.  Returns its id. */

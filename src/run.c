@@ -17,6 +17,7 @@
 #include "io/bodies_csv.h"
 #include "io/bodies_nc.h"
 #include "src/body_shapes.h"
+#include "src/outputs.h"
 #include "src/diagnose.h"
 #include "io/diagnostics.h"
 #include "base/errors.h"
@@ -60,6 +61,7 @@ typedef struct {
   int bodies_csv;            /* bodies.csv is written (output.bodies_csv) */
   long bodies_every;         /* output.bodies_every, the diagnostics' when not given */
   efsi_body_shapes *shapes;  /* each body's cells and their shape, for bodies.nc */
+  efsi_outputs *outputs;     /* the fields files' fields, box, slices and averages */
   efsi_bodies_file bodies_file;
   long fields_written, restarts_written, rows_written;   /* by this run */
   int began;                 /* run.json holds this run's start (history_begin) */
@@ -82,10 +84,31 @@ static void write_fields(output_state *o)
     efsi_abort(EFSI_EXIT_RUNTIME, "output path too long in %s", o->dir);
   timer_start(&o->sv->timers, TIMER_IO);
   to_host(o);
-  state_write_fields(path, o->host, o->d, o->c->name);
+  outputs_write_fields(o->outputs, path, o->host, o->d);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
   o->fields_written++;
+}
+
+/* The box and slices files of the step, when due (docs/output.md, "Selective outputs"). */
+static void write_selective(output_state *o, int last)
+{
+  const int box = outputs_box_due(o->outputs, o->s->step, last);
+  const int slices = outputs_slices_due(o->outputs, o->s->step, last);
+  if (!box && !slices) return;
+  timer_start(&o->sv->timers, TIMER_IO);
+  to_host(o);
+  if (box) outputs_write_box(o->outputs, o->dir, o->host, o->d);
+  if (slices) outputs_write_slices(o->outputs, o->dir, o->host, o->d);
+  timer_stop(&o->sv->timers, TIMER_IO);
+}
+
+/* average.nc: at every restart file and at the end. */
+static void write_average(output_state *o)
+{
+  timer_start(&o->sv->timers, TIMER_IO);
+  outputs_write_average(o->outputs, o->dir, o->d, o->c->name, o->host->run_id);
+  timer_stop(&o->sv->timers, TIMER_IO);
 }
 
 static void write_restart(output_state *o)
@@ -96,9 +119,10 @@ static void write_restart(output_state *o)
   efsi_tracer *all = NULL;
   if (o->bodies) tracers_gather(o->tracers, &n, &all);
   to_host(o);
-  state_write_restart(o->dir, o->host, o->d, n, all);
+  state_write_restart_with(o->dir, o->host, o->d, n, all, o->outputs);
   free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
+  write_average(o);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
   o->restarts_written++;
@@ -228,10 +252,11 @@ static int open_tables(output_state *o, const efsi_state *s, long restart_step)
 
 /* Collective: the state and tracers of a restart file; nonzero (message on rank 0 printed)
  * when it is refused. */
-static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d)
+static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d,
+                         efsi_outputs *outputs)
 {
   char err[1024] = "";
-  int bad = state_read_restart(path, s, d, err, sizeof err);
+  int bad = state_read_restart_with(path, s, d, outputs, err, sizeof err);
   long n = 0;
   efsi_tracer *all = NULL;
   if (!bad && d->rank == 0)
@@ -293,6 +318,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1, .host_step = -1};
+  o.outputs = outputs_create(cs, &g, b);
   if (o.bodies) {   /* docs/output.md, "bodies.nc"; bodies.csv for small runs */
     o.bodies_every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
                                                                   : c->bodies_every;
@@ -306,7 +332,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   int status = 0;
   /* the initial state or the restart file's, drawn on the host, then uploaded once */
   if (restart_file) {
-    if (restart_state(restart_file, &host, tracers, d)) {
+    if (restart_state(restart_file, &host, tracers, d, o.outputs)) {
       status = EFSI_EXIT_INPUT;
       snprintf(o.why, sizeof o.why, "refused the restart file");
       goto done;
@@ -350,6 +376,8 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
     if (o.bodies && (c->bodies_every == BODIES_EVERY_DIAGNOSTICS || o.bodies_every > 0))
       write_bodies(&o);
     if (c->fields_every > 0) write_fields(&o);
+    write_selective(&o, 0);
+    outputs_sample(o.outputs, sp, sv.k, 0);
   }
 
   o.budget.limit = c->wall_limit;
@@ -375,8 +403,12 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
     const int restart = due(c->restart_every, sp->step) || (last && c->restart_every >= 0) || stop;
     const int bodies = o.bodies && (c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? diagnostics
                        : o.bodies_every >= 0 && (due(o.bodies_every, sp->step) || last || stop));
-    /* the exchange of the new state stays in flight into the next step unless it is read */
-    if (diagnostics || fields || restart || bodies) solver_sync(&sv, sp);
+    const int selective = outputs_box_due(o.outputs, sp->step, last)
+                       || outputs_slices_due(o.outputs, sp->step, last);
+    const int sample = outputs_sample_due(o.outputs, sp, last);
+    /* the exchange of the new state stays in flight into the next step unless it is read
+     * (an average's sample reads it too) */
+    if (diagnostics || fields || restart || bodies || selective || sample) solver_sync(&sv, sp);
     if (diagnostics) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
       if (!isfinite(ratio)) {
@@ -393,8 +425,11 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
       }
     }
     if (bodies) write_bodies(&o);
+    if (sample) outputs_sample(o.outputs, sp, sv.k, last);
     if (fields) write_fields(&o);
+    if (selective) write_selective(&o, last);
     if (restart) write_restart(&o);
+    else if (last) write_average(&o);
     if (d->rank == 0 && c->progress_seconds > 0) {
       const double now = MPI_Wtime();
       if (now - progress_wall >= c->progress_seconds) {
@@ -444,6 +479,7 @@ done:
   if ((status == EFSI_EXIT_INPUT || status == EFSI_EXIT_RUNTIME) && d->rank == 0)
     say_the_end(&o, out, status);
   body_shapes_free(o.shapes);
+  outputs_free(o.outputs);
   tracers_free(tracers);
   solver_free(&sv);
   if (sp != &host) state_free_on(sp, b);
