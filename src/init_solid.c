@@ -1,6 +1,6 @@
-/* Initial state of the solid (see init_solid.h).  Each rank asks bodies.c only for the
- * bodies near its own block, so start-up work does not grow with the total number of
- * bodies; the voxel file is read block by block. */
+/* Initial state of the solid (see init_solid.h).  Each rank asks the seeding only for the
+ * bodies near its own block (a random packing keeps just those on it), so start-up work
+ * does not grow with the total number of bodies; the voxel file is read block by block. */
 #include "src/init_solid.h"
 #include "src/materials.h"
 
@@ -96,6 +96,31 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   return 0;
 }
 
+/* Pack on d's process grid, keeping the bodies that reach this rank's block through
+ * bodies_reach (the drawing's reach). */
+static int pack(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d,
+                efsi_packed *packed, efsi_seeding_report *report, char *err, size_t errlen)
+{
+  efsi_grid g;
+  decomp_grid(d, c->cells, c->length, &g);
+  char why[1024];
+  if (bodies_pack(&cb->seeding, cb->family, cb->nfam, cb->single, cb->nsingle, d,
+                  bodies_reach(&g, c->interface_width), packed, report, why, sizeof why)) {
+    snprintf(err, errlen, "%s: %s", c->file, why);
+    return 1;
+  }
+  return 0;
+}
+
+int case_bodies_place(const efsi_config *c, efsi_case_bodies *cb, const efsi_decomp *d,
+                      char *err, size_t errlen)
+{
+  if (!cb->report.packed || cb->packed.done) return 0;
+  return pack(c, cb, d, &cb->packed, &cb->report, err, errlen);
+}
+
+void case_bodies_free(efsi_case_bodies *cb) { packed_free(&cb->packed); }
+
 /* The same verdict on every rank: the message of the lowest rank that refused. */
 static int agree(const efsi_decomp *d, int bad, char *err, size_t errlen)
 {
@@ -117,12 +142,16 @@ int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_deco
       lo[k] = g->offset[k] * g->h[k] - reach;
       hi[k] = (g->offset[k] + g->n[k]) * g->h[k] + reach;
     }
+    efsi_packed here = cb->packed;   /* a packing not placed before is made for this call */
+    if (cb->report.packed && !here.done && pack(c, cb, d, &here, NULL, err, errlen)) return 1;
     efsi_body *near = NULL;
     long n = 0;
-    if (bodies_near(&cb->seeding, cb->family, cb->nfam, cb->single, cb->nsingle, lo, hi,
-                    &near, &n)
-        || bodies_volume_fraction(g, near, n, c->interface_width, s->phi))
+    if (bodies_near(&cb->seeding, cb->family, cb->nfam, cb->single, cb->nsingle, &here, lo, hi,
+                    &near, &n))
+      efsi_abort(EFSI_EXIT_RUNTIME, "the bodies near rank %d's block are not at hand", d->rank);
+    if (bodies_volume_fraction(g, near, n, c->interface_width, s->phi))
       efsi_abort(EFSI_EXIT_RUNTIME, "out of memory placing the bodies");
+    if (here.body != cb->packed.body) packed_free(&here);
     /* one tracer per body: its image whose centre lies in the box, on the rank owning it */
     for (long b = 0; b < n; b++) {
       int in_box = 1;

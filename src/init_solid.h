@@ -22,16 +22,26 @@ typedef struct {
   int nsingle;
   long total;                /* bodies of all kinds */
   efsi_seeding_report report;  /* how the families were seeded */
+  efsi_packed packed;        /* a random packing's bodies near this rank (case_bodies_place) */
 } efsi_case_bodies;
 
-/* Build and validate the case's bodies (cheap, before any allocation): bodies that do not
- * fit, overlap or cannot be placed at the requested count or fraction, and a voxel file
- * whose variable, type or size does not fit the case, are refused with a one-line message
- * naming the key or file.  Returns nonzero on refusal. */
+/* Build and validate the case's bodies (cheap, MPI-free, before any allocation): bodies
+ * that do not fit or overlap, and a voxel file whose variable, type or size does not fit
+ * the case, are refused with a one-line message naming the key or file.  A random packing
+ * is only planned here.  Returns nonzero on refusal. */
 int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen);
 
+/* Collective, after case_bodies, on the run's process grid: make the random packing that
+ * case_bodies planned (nothing for a lattice) and keep the bodies near this rank's block.
+ * A packing that cannot reach the requested count or fraction is refused, naming the key
+ * and what it reached, with the same message on every rank; returns nonzero then. */
+int case_bodies_place(const efsi_config *c, efsi_case_bodies *cb, const efsi_decomp *d,
+                      char *err, size_t errlen);
+void case_bodies_free(efsi_case_bodies *cb);
+
 /* Collective.  Volume fractions of the owned cells (halos are left to the caller's
- * exchange), and the tracers of the bodies whose centre this rank owns.  The voxel file is
+ * exchange), and the tracers of the bodies whose centre this rank owns (a random packing
+ * not yet placed by case_bodies_place is made here, and dropped after).  The voxel file is
  * read here: returns nonzero with the same message on every rank when it is refused. */
 int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d,
                efsi_state *s, efsi_tracers *t, char *err, size_t errlen);

@@ -88,8 +88,9 @@ static int device_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_gri
 
 /* The seeded bodies: each family's count and the fraction of the region it fills (the tube
  * hematocrit with a vessel, the volume fraction of the box without), and how they were
- * placed (docs/bodies.md, "Seeding"). */
-static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
+ * placed, with the cost model's estimate of a random packing on the process grid of d
+ * (docs/bodies.md, "Seeding"). */
+static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d)
 {
   if (cb->nfam == 0) return;
   const efsi_seeding_report *r = &cb->report;
@@ -101,9 +102,14 @@ static void print_bodies(const efsi_config *c, const efsi_case_bodies *cb)
            rbc && tube ? "tube hematocrit " : rbc ? "hematocrit " : "", r->fraction[f],
            rbc ? "" : tube ? " of the lumen" : " of the box");
   }
-  if (r->packed)
-    printf("; random packing: %ld sweeps, %.2f s, axis order %.3f\n", r->sweeps, r->seconds,
-           r->order);
+  const double estimate = bodies_pack_estimate(&cb->seeding, cb->family, cb->nfam, d->dims);
+  if (r->packed && r->sweeps > 0)
+    printf("; random packing on %d ranks: %ld sweeps, %.2f s (the busiest rank computing for "
+           "%.2f s of CPU, estimated %.2g s), at most %ld bodies on a rank, axis order %.3f\n",
+           r->ranks, r->sweeps, r->seconds, r->cpu_seconds, estimate, r->most_bodies, r->order);
+  else if (r->packed)
+    printf("; random packing, estimated %.2g s on %d ranks (not packed in a plan)\n", estimate,
+           d->size);
   else
     printf("; lattice\n");
 }
@@ -195,7 +201,7 @@ static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_
                                      l == ts->binding ? " (binds)" : "");
   printf(" U = %.4g\n", ts->velocity_scale);
   printf("  device: %s\n", b->description);
-  print_bodies(c, cb);
+  print_bodies(c, cb, d);
   if (check) {
     const efsi_memory m = case_memory(cs, g, d);
     printf("  memory: %.1f MiB per rank, %.0f bytes per cell, %.1f GiB for all %d ranks",
@@ -234,10 +240,11 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   decomp_grid(&d, c->cells, c->length, &g);
   efsi_backend backend;
   if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
-  static const efsi_case_bodies unplaced;   /* the bodies are not placed in a plan */
-  print_summary(cs, &d, &g, ts, &backend, &unplaced, 1);
+  static efsi_case_bodies planned;   /* the bodies are planned, not placed */
+  if (case_bodies(c, &planned, err, errlen)) return EFSI_EXIT_INPUT;
+  print_summary(cs, &d, &g, ts, &backend, &planned, 1);
   plan_warnings(c);
-  plan_report(cs, &g, ts, &backend, MPI_COMM_SELF, n, 0);
+  plan_report(cs, &g, ts, &backend, MPI_COMM_SELF, n, planned.total);
   if (comm_print_plan(cs, &d, &g, &backend, gpus_per_node, err, errlen)) return EFSI_EXIT_INPUT;
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
   return 0;
@@ -339,7 +346,8 @@ int main(int argc, char **argv)
   efsi_backend backend;
   if (memory_fits(&cs, &d, &g, err, sizeof err)
       || backend_choose(&cfg, &d, &backend, err, sizeof err)
-      || device_fits(&cs, &d, &g, err, sizeof err)) {
+      || device_fits(&cs, &d, &g, err, sizeof err)
+      || case_bodies_place(&cfg, &bodies, &d, err, sizeof err)) {
     decomp_free(&d);
     cli_free(&cli);
     return input_error(rank, err);

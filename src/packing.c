@@ -2,7 +2,10 @@
  * scale sigma0 to 1: every sweep pushes each overlapping pair apart (half the overlap each,
  * with a turn for the randomly oriented ones) and each body off the walls, and the scale
  * grows after every sweep whose overlaps are small, by a rate that adapts to how often they
- * are; at full size the sweeps go on until one finds nothing.
+ * are; at full size the sweeps go on until one finds nothing.  All bodies move at once
+ * (each by the sum of its shares, in the order of the pairs' ids), so a rank moves the
+ * bodies of its box from the copies of its neighbours' bodies near it, and one exchange per
+ * sweep (src/packing_ranks.h) and one set of exact reductions keep the ranks in step.
  *
  * The overlap test: body B's surface is a map x(theta, phi) (stencils/shapes.h); every point
  * of a parameter rectangle lies within its covering radius c of the point at its centre.  A
@@ -14,12 +17,15 @@
 #include "src/packing.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "base/errors.h"
+#include "src/packing_ranks.h"
 #include "src/random.h"
 #include "stencils/shapes.h"
-
 static const double pi = 3.14159265358979323846;
 
 /* ---- a lower bound of the distance to an RBC ------------------------------------------ */
@@ -41,7 +47,7 @@ typedef struct {
   double *d;                     /* d[i + n[0] j] at (i, j) MERIDIAN_STEP */
 } meridian_table;
 
-static int meridian_build(meridian_table *t)
+static void meridian_build(meridian_table *t)
 {
   const double unit[3] = {2, 0, 0};
   double speed[2];
@@ -50,14 +56,8 @@ static int meridian_build(meridian_table *t)
   t->extent[0] = 1 + MERIDIAN_MARGIN;
   t->extent[1] = t->hmax + MERIDIAN_MARGIN;
   for (int a = 0; a < 2; a++) t->n[a] = (int)ceil(t->extent[a] / MERIDIAN_STEP) + 1;
-  double (*vertex)[2] = malloc((MERIDIAN_VERTICES + 1) * sizeof *vertex);
-  t->d = malloc((size_t)t->n[0] * t->n[1] * sizeof *t->d);
-  if (!vertex || !t->d) {
-    free(vertex);
-    free(t->d);
-    t->d = NULL;
-    return 1;
-  }
+  double (*vertex)[2] = efsi_malloc((MERIDIAN_VERTICES + 1) * sizeof *vertex, "RBC distance table");
+  t->d = efsi_malloc((size_t)t->n[0] * t->n[1] * sizeof *t->d, "RBC distance table");
   for (int m = 0; m <= MERIDIAN_VERTICES; m++) {
     double x[3];
     const double th = 0.5 * pi * m / MERIDIAN_VERTICES;
@@ -80,7 +80,6 @@ static int meridian_build(meridian_table *t)
           shape_inside(BODY_RBC, unit, x) ? -sqrt(best) : sqrt(best) - between;
     }
   free(vertex);
-  return 0;
 }
 
 /* A lower bound of the signed distance of x (body frame, units of R) to the RBC of R = 1,
@@ -158,11 +157,6 @@ typedef struct {
   int rotates, banded;
 } shape_info;
 
-typedef struct {
-  double c[3];
-  double frame[3][3];            /* rows: the body's axes in lab coordinates */
-  int family;
-} pbody;
 
 /* The sines and cosines of the parameter rectangles' widths, dtheta = pi / (COARSE_THETA
  * 2^k) and dphi = 2 pi / (COARSE_PHI 2^k), and of the coarse rectangles' centres: the search
@@ -174,13 +168,16 @@ typedef struct {
   double centre_t[COARSE_THETA][2], centre_p[COARSE_PHI][2];   /* sin, cos */
 } angles;
 
+/* What the overlap test and the moves read: the region, the families' shapes, the RBC's
+ * distance table, the angles of the surface search, the scale; and this rank's bodies, its
+ * own first (nown of them), then the copies of its neighbours' bodies near its box. */
 typedef struct {
   const packing_region *r;
   const shape_info *shape;
   const meridian_table *table;
   const angles *ang;
-  pbody *b;
-  long n;
+  packing_body *b;
+  long n, nown;
   double sigma;
 } packer;
 
@@ -193,7 +190,7 @@ enum { CON_PAIR, CON_LUMEN, CON_WALL };
 
 typedef struct {
   int type;
-  const pbody *other;            /* CON_PAIR: the body whose distance is measured */
+  const packing_body *other;            /* CON_PAIR: the body whose distance is measured */
   double other_c[3];             /* its centre (the image that faces the searched body) */
   int axis, side;                /* CON_WALL */
 } constraint;
@@ -201,7 +198,7 @@ typedef struct {
 /* A lower bound of the distance of lab point q to body A (centre cA) at the packer's scale;
  * n: the direction that increases it.  Once the bounding sphere's bound reaches `enough`,
  * that bound is returned. */
-static double body_distance(const packer *P, const pbody *A, const double cA[3],
+static double body_distance(const packer *P, const packing_body *A, const double cA[3],
                             const double q[3], double enough, double n[3])
 {
   const shape_info *S = &P->shape[A->family];
@@ -278,7 +275,7 @@ static void turn_both_ways(double sa, double ca, double sw, double cw, double *s
 
 /* Branch and bound over rectangle z of body B's surface (centre cB): the deepest violation
  * of constraint k at the finest rectangles, into *worst. */
-static void search(const packer *P, const pbody *B, const double cB[3], const constraint *k,
+static void search(const packer *P, const packing_body *B, const double cB[3], const constraint *k,
                    rectangle z, contact *worst)
 {
   const shape_info *S = &P->shape[B->family];
@@ -325,11 +322,13 @@ static void search(const packer *P, const pbody *B, const double cB[3], const co
   search(P, B, cB, k, hi, worst);
 }
 
-/* The deepest violation of k over the whole surface of B. */
-static contact surface_search(const packer *P, const pbody *B, const double cB[3],
-                              const constraint *k)
+/* The deepest violation of k over the whole surface of B, when deeper than deeper_than
+ * (else a contact of that depth): the branch and bound skips what cannot be deeper, and
+ * finds the same deepest point whatever the bound. */
+static contact surface_search(const packer *P, const packing_body *B, const double cB[3],
+                              const constraint *k, double deeper_than)
 {
-  contact worst = {0, {0, 0, 0}, {0, 0, 0}};
+  contact worst = {deeper_than, {0, 0, 0}, {0, 0, 0}};
   const angles *A = P->ang;
   for (int a = 0; a < COARSE_THETA; a++)
     for (int b = 0; b < COARSE_PHI; b++) {
@@ -363,13 +362,14 @@ static void angles_setup(angles *A)
 /* ---- pairs ----------------------------------------------------------------------------- */
 
 typedef struct {
-  long i, j;
+  long i, j;                     /* the bodies' ids, i <= j */
+  long a, b;                     /* their places in the packer's list */
   int image[3];                  /* body j's image: c_j + image . length */
   double shift[3];               /* the same in lengths */
 } pair;
 
-/* The order of pairs: i, j, image (a total order: the pair list is the same on any thread
- * count and can be merged with the last sweep's). */
+/* The order of pairs: i, j, image (a total order on ids: the pair list, and every sum taken
+ * in its order, is the same on any process grid and thread count). */
 static int pair_order(const pair *a, const pair *b)
 {
   if (a->i != b->i) return a->i < b->i ? -1 : 1;
@@ -391,7 +391,7 @@ static double cylinder_support(const shape_info *S, const double a[3], const dou
 
 /* Bounding spheres apart, or the bodies' cylinders apart along one of the axes, the line of
  * centres, or the axes' cross product (a separating axis proves them apart). */
-static int pair_apart(const packer *P, const pbody *A, const pbody *B, const double cB[3])
+static int pair_apart(const packer *P, const packing_body *A, const packing_body *B, const double cB[3])
 {
   const shape_info *SA = &P->shape[A->family], *SB = &P->shape[B->family];
   const double sg = P->sigma, gap = P->r->gap;
@@ -429,71 +429,140 @@ static int pair_apart(const packer *P, const pbody *A, const pbody *B, const dou
  * pair p whose normal pushes j away from i. */
 static contact pair_contact(const packer *P, const pair *p)
 {
-  const pbody *A = &P->b[p->i], *B = &P->b[p->j];
+  const packing_body *A = &P->b[p->a], *B = &P->b[p->b];
   const double cB[3] = {B->c[0] + p->shift[0], B->c[1] + p->shift[1], B->c[2] + p->shift[2]};
   contact none = {0, {0, 0, 0}, {0, 0, 0}};
   if (pair_apart(P, A, B, cB)) return none;
   constraint k = {CON_PAIR, A, {A->c[0], A->c[1], A->c[2]}, 0, 0};
-  const contact on_b = surface_search(P, B, cB, &k);
+  const contact on_b = surface_search(P, B, cB, &k, 0);
   constraint l = {CON_PAIR, B, {cB[0], cB[1], cB[2]}, 0, 0};
-  contact on_a = surface_search(P, A, A->c, &l);
+  contact on_a = surface_search(P, A, A->c, &l, on_b.depth);
   if (on_b.depth >= on_a.depth) return on_b;
   for (int a = 0; a < 3; a++) on_a.normal[a] = -on_a.normal[a];
   return on_a;
 }
 
-/* Neighbour pairs (bounding spheres within reach, every periodic image once), in a fixed
- * order: i, then j >= i, then the image.  Bins of the largest reach; an axis with fewer than
- * three bins is one bin, its images found by trying every shift. */
+/* The pairs of this rank's own bodies with their neighbours (bounding spheres within reach,
+ * every periodic image once), in pair order.  Every body, own or copy, enters bins over this
+ * rank's box widened by the reach, once for each of its periodic images that falls there;
+ * each own body looks in the 27 bins about it.  A pair is always measured as (lower id,
+ * higher id's image), so every rank that holds it computes the same numbers. */
 typedef struct {
   pair *p;
   long n, cap;
-  long *head, *next;
-  long bins;
+  long *head, bins;              /* bins: the first image in each, -1 when empty */
+  long *next, *body;             /* images: the next in the bin, the body */
+  int (*shift)[3];               /* and its periodic shift */
+  long images, images_cap;
 } pair_list;
 
-static int pairs_find(const packer *P, pair_list *L)
+static void image_push(pair_list *L, long m, const int s[3])
+{
+  if (L->images == L->images_cap) {
+    L->images_cap = L->images_cap ? 2 * L->images_cap : 256;
+    L->next = efsi_realloc(L->next, (size_t)L->images_cap * sizeof *L->next, "packing bins");
+    L->body = efsi_realloc(L->body, (size_t)L->images_cap * sizeof *L->body, "packing bins");
+    L->shift = efsi_realloc(L->shift, (size_t)L->images_cap * sizeof *L->shift, "packing bins");
+  }
+  L->body[L->images] = m;
+  memcpy(L->shift[L->images], s, sizeof L->shift[0]);
+  L->images++;
+}
+
+/* Pair (lower id, higher id's image) of bodies u and v, v shifted by s relative to u;
+ * appended when their bounding spheres come within the gap. */
+static void pair_try(const packer *P, long u, long v, const int s[3], pair_list *L)
 {
   const packing_region *r = P->r;
-  double rmax = 0;
-  for (long m = 0; m < P->n; m++) rmax = fmax(rmax, P->shape[P->b[m].family].radius);
-  const double reach = 2 * P->sigma * rmax + r->gap;
-  int nb[3];
-  double width[3];
-  long bins = 1;
-  for (int d = 0; d < 3; d++) {
-    nb[d] = (int)fmin(floor(r->length[d] / reach), 1 << 10);
-    if (nb[d] < 1 || (r->periodic[d] && nb[d] < 3)) nb[d] = 1;
-    width[d] = r->length[d] / nb[d];
-    bins *= nb[d];
+  long a = u, b = v;
+  int image[3] = {s[0], s[1], s[2]};
+  if (P->b[v].id < P->b[u].id) {
+    a = v;
+    b = u;
+    for (int d = 0; d < 3; d++) image[d] = -s[d];
+  } else if (u == v) {           /* an image of itself: once, the positive shift */
+    const int first = image[0] ? image[0] : image[1] ? image[1] : image[2];
+    if (first <= 0) return;
   }
+  const packing_body *A = &P->b[a], *B = &P->b[b];
+  const double reach = P->sigma * (P->shape[A->family].radius + P->shape[B->family].radius) + r->gap;
+  double shift[3], d2 = 0;
+  for (int d = 0; d < 3; d++) {
+    shift[d] = image[d] * r->length[d];
+    const double e = B->c[d] + shift[d] - A->c[d];
+    d2 += e * e;
+  }
+  if (d2 >= reach * reach) return;
+  if (L->n == L->cap) {
+    L->cap = L->cap ? 2 * L->cap : 256;
+    L->p = efsi_realloc(L->p, (size_t)L->cap * sizeof *L->p, "packing pairs");
+  }
+  pair *p = &L->p[L->n++];
+  p->i = A->id;
+  p->j = B->id;
+  p->a = a;
+  p->b = b;
+  memcpy(p->image, image, sizeof image);
+  memcpy(p->shift, shift, sizeof shift);
+}
+
+static void pairs_find(const packer *P, const double lo[3], const double hi[3], double reach,
+                       pair_list *L)
+{
+  const packing_region *r = P->r;
+  double origin[3], width[3];
+  int nb[3], range[3];
+  for (int d = 0; d < 3; d++) {
+    origin[d] = lo[d] - reach;
+    const double extent = hi[d] - lo[d] + 2 * reach;
+    nb[d] = (int)fmin(fmax(floor(extent / reach), 1), 1 << 10);
+    width[d] = extent / nb[d];
+    range[d] = r->periodic[d];
+  }
+  /* every image inside the widened box */
+  L->images = 0;
+  for (long m = 0; m < P->n; m++)
+    for (int sz = -range[2]; sz <= range[2]; sz++)
+      for (int sy = -range[1]; sy <= range[1]; sy++)
+        for (int sx = -range[0]; sx <= range[0]; sx++) {
+          const int s[3] = {sx, sy, sz};
+          int inside = 1;
+          for (int d = 0; d < 3; d++) {
+            const double x = P->b[m].c[d] + s[d] * r->length[d];
+            inside &= x >= origin[d] && x <= origin[d] + nb[d] * width[d];
+          }
+          if (inside) image_push(L, m, s);
+        }
+  /* no more bins than a few per image */
+  while ((double)nb[0] * nb[1] * nb[2] > 4.0 * L->images + 64) {
+    const int d = nb[0] >= nb[1] && nb[0] >= nb[2] ? 0 : nb[1] >= nb[2] ? 1 : 2;
+    width[d] *= (double)nb[d] / (nb[d] / 2);
+    nb[d] /= 2;
+  }
+  const long bins = (long)nb[0] * nb[1] * nb[2];
   if (bins > L->bins) {
-    free(L->head);
-    L->head = malloc((size_t)bins * sizeof *L->head);
-    if (!L->head) return 1;
+    L->head = efsi_realloc(L->head, (size_t)bins * sizeof *L->head, "packing bins");
     L->bins = bins;
   }
-  free(L->next);
-  L->next = malloc((size_t)(P->n > 0 ? P->n : 1) * sizeof *L->next);
-  if (!L->next) return 1;
   for (long m = 0; m < bins; m++) L->head[m] = -1;
-  int (*where)[3] = malloc((size_t)(P->n > 0 ? P->n : 1) * sizeof *where);
-  if (!where) return 1;
-  /* bodies enter their bins in reverse id order, so each bin lists them in id order */
-  for (long m = P->n - 1; m >= 0; m--) {
+  for (long e = 0; e < L->images; e++) {
     long at = 0;
     for (int d = 2; d >= 0; d--) {
-      int c = (int)floor(P->b[m].c[d] / width[d]);
+      const double x = P->b[L->body[e]].c[d] + L->shift[e][d] * r->length[d];
+      int c = (int)floor((x - origin[d]) / width[d]);
       c = c < 0 ? 0 : c >= nb[d] ? nb[d] - 1 : c;
-      where[m][d] = c;
       at = at * nb[d] + c;
     }
-    L->next[m] = L->head[at];
-    L->head[at] = m;
+    L->next[e] = L->head[at];
+    L->head[at] = e;
   }
   L->n = 0;
-  for (long i = 0; i < P->n; i++) {
-    const shape_info *Si = &P->shape[P->b[i].family];
+  for (long i = 0; i < P->nown; i++) {
+    int where[3];
+    for (int d = 0; d < 3; d++) {
+      const int c = (int)floor((P->b[i].c[d] - origin[d]) / width[d]);
+      where[d] = c < 0 ? 0 : c >= nb[d] ? nb[d] - 1 : c;
+    }
     for (int oz = -1; oz <= 1; oz++)
       for (int oy = -1; oy <= 1; oy++)
         for (int ox = -1; ox <= 1; ox++) {
@@ -501,59 +570,34 @@ static int pairs_find(const packer *P, pair_list *L)
           long at = 0;
           int skip = 0;
           for (int d = 2; d >= 0; d--) {
-            int c = where[i][d] + o[d];
-            if (nb[d] == 1) skip |= o[d] != 0;
-            else if (r->periodic[d]) c = (c + nb[d]) % nb[d];
-            else skip |= c < 0 || c >= nb[d];
+            const int c = where[d] + o[d];
+            skip |= c < 0 || c >= nb[d];
             at = at * nb[d] + (c < 0 ? 0 : c);
           }
           if (skip) continue;
-          for (long j = L->head[at]; j >= 0; j = L->next[j]) {
-            if (j < i) continue;
-            const double rj = P->sigma * (Si->radius + P->shape[P->b[j].family].radius) + r->gap;
-            int lo[3], hi[3];
-            for (int d = 0; d < 3; d++) lo[d] = hi[d] = 0;
-            for (int d = 0; d < 3; d++)
-              if (r->periodic[d]) lo[d] = -1, hi[d] = 1;
-            for (int sz = lo[2]; sz <= hi[2]; sz++)
-              for (int sy = lo[1]; sy <= hi[1]; sy++)
-                for (int sx = lo[0]; sx <= hi[0]; sx++) {
-                  const int s[3] = {sx, sy, sz};
-                  if (j == i) {   /* an image of itself: once, the positive shift */
-                    const int first = sx ? sx : sy ? sy : sz;
-                    if (first <= 0) continue;
-                  }
-                  double shift[3], d2 = 0;
-                  for (int d = 0; d < 3; d++) {
-                    shift[d] = s[d] * r->length[d];
-                    const double e = P->b[j].c[d] + shift[d] - P->b[i].c[d];
-                    d2 += e * e;
-                  }
-                  if (d2 >= rj * rj) continue;
-                  if (L->n == L->cap) {
-                    const long cap = L->cap ? 2 * L->cap : 256;
-                    pair *grown = realloc(L->p, (size_t)cap * sizeof *grown);
-                    if (!grown) {
-                      free(where);
-                      return 1;
-                    }
-                    L->p = grown;
-                    L->cap = cap;
-                  }
-                  pair *p = &L->p[L->n++];
-                  p->i = i;
-                  p->j = j;
-                  memcpy(p->image, s, sizeof p->image);
-                  memcpy(p->shift, shift, sizeof shift);
-                }
+          for (long e = L->head[at]; e >= 0; e = L->next[e]) {
+            const int *s = L->shift[e];
+            if (L->body[e] == i && s[0] == 0 && s[1] == 0 && s[2] == 0) continue;
+            pair_try(P, i, L->body[e], s, L);
           }
         }
   }
-  free(where);
+  /* a pair of two own bodies is found from both: keep one */
   if (L->n > 1) qsort(L->p, (size_t)L->n, sizeof *L->p, pair_compare);   /* L->p may be NULL */
-  return 0;
+  long kept = 0;
+  for (long m = 0; m < L->n; m++)
+    if (kept == 0 || pair_order(&L->p[kept - 1], &L->p[m]) != 0) L->p[kept++] = L->p[m];
+  L->n = kept;
 }
 
+static void pair_list_free(pair_list *L)
+{
+  free(L->p);
+  free(L->head);
+  free(L->next);
+  free(L->body);
+  free(L->shift);
+}
 /* ---- walls, the lumen and the band ----------------------------------------------------- */
 
 /* The deepest violation of each wall constraint body m may touch, up to 4 (2 walls in y
@@ -561,14 +605,14 @@ static int pairs_find(const packer *P, pair_list *L)
 static int wall_contacts(const packer *P, long m, contact out[4])
 {
   const packing_region *r = P->r;
-  const pbody *B = &P->b[m];
+  const packing_body *B = &P->b[m];
   const double reach = P->sigma * P->shape[B->family].radius;
   int count = 0;
   if (r->lumen) {
     const double rr = hypot(B->c[1] - 0.5 * r->length[1], B->c[2] - 0.5 * r->length[2]);
     if (rr + reach > r->lumen_radius - r->wall_margin) {
       const constraint k = {CON_LUMEN, NULL, {0, 0, 0}, 0, 0};
-      out[count++] = surface_search(P, B, B->c, &k);
+      out[count++] = surface_search(P, B, B->c, &k, 0);
     }
     return count;
   }
@@ -579,7 +623,7 @@ static int wall_contacts(const packer *P, long m, contact out[4])
                                : B->c[d] - r->wall_margin;
       if (room >= reach) continue;
       const constraint k = {CON_WALL, NULL, {0, 0, 0}, d, side};
-      out[count++] = surface_search(P, B, B->c, &k);
+      out[count++] = surface_search(P, B, B->c, &k, 0);
     }
   }
   return count;
@@ -587,7 +631,7 @@ static int wall_contacts(const packer *P, long m, contact out[4])
 
 /* Keep a banded centre's distance from the axis in the band, and every centre in the box
  * along periodic axes. */
-static void keep_in_region(const packer *P, pbody *B)
+static void keep_in_region(const packer *P, packing_body *B)
 {
   const packing_region *r = P->r;
   for (int d = 0; d < 3; d++)
@@ -669,21 +713,60 @@ static void shape_setup(const packing_family *f, shape_info *S)
   S->banded = f->banded;
 }
 
-/* Body l of family f: a uniform random orientation (Shoemake's quaternion, as the lattice
- * seeding draws it) or the family's frame, and a uniform random centre where the body, at
- * scale sigma, stays in the region (and a banded centre in the band). */
-static void body_start(const packing_region *r, const packing_family *fam, int f, long l,
-                       const shape_info *S, double sigma, pbody *B)
+/* ---- the start ------------------------------------------------------------------------- */
+
+/* The blocks of family f's start: along each axis the range its centres start in (the box,
+ * less the walls' margin and the body at the start scale; in a lumen only x, the
+ * cross-section being drawn whole) cut into blocks of about START_BLOCK bounding diameters
+ * of the largest body.  Fixed by the region and the families alone: block k (x fastest) of
+ * the family's B blocks starts its bodies l in [count k / B, count (k + 1) / B). */
+#define START_BLOCK 2
+
+typedef struct {
+  long n[3], blocks;
+  double lo[3], width[3];
+} start_blocks;
+
+static void start_blocks_setup(const packing_region *r, const shape_info *S, double sigma,
+                               double rmax, start_blocks *B)
 {
-  uint64_t st = random_stream(r->seed, f, l);
-  B->family = f;
-  if (fam[f].rotates) {
-    random_rotation(&st, B->frame);
-  } else {
-    memcpy(B->frame, fam[f].frame, sizeof B->frame);
+  const double side = START_BLOCK * 2 * rmax, reach = sigma * S->radius;
+  B->blocks = 1;
+  for (int d = 0; d < 3; d++) {
+    double lo = 0, hi = r->length[d];
+    if (!r->periodic[d] && !r->lumen) {
+      lo = r->wall_margin + reach;
+      hi = r->length[d] - r->wall_margin - reach;
+      if (!(hi > lo)) lo = hi = 0.5 * r->length[d];
+    }
+    B->n[d] = r->lumen && d > 0 ? 1 : (long)fmax(1, floor((hi - lo) / side));
+    B->lo[d] = lo;
+    B->width[d] = (hi - lo) / B->n[d];
+    B->blocks *= B->n[d];
   }
-  const double reach = sigma * S->radius;
+}
+
+/* Body l of family f, in block (k0, k1, k2) of its start: a uniform random orientation
+ * (Shoemake's quaternion, as the lattice seeding draws it) or the family's frame, and a
+ * uniform random centre in the block where the body, at scale sigma, stays in the region
+ * (in a lumen: uniform over the disc, or the band, of the cross-section). */
+static void body_start(const packer *P, const packing_family *fam, int f, long first_id,
+                       long l, const start_blocks *B, const long k[3], packing_body *body)
+{
+  const packing_region *r = P->r;
+  const shape_info *S = &P->shape[f];
+  uint64_t st = random_stream(r->seed, f, l);
+  memset(body, 0, sizeof *body);
+  body->id = first_id + l;
+  body->family = f;
+  body->moved = 1;
+  if (fam[f].rotates) {
+    random_rotation(&st, body->frame);
+  } else {
+    memcpy(body->frame, fam[f].frame, sizeof body->frame);
+  }
   if (r->lumen) {
+    const double reach = P->sigma * S->radius;
     const double most = fmax(r->lumen_radius - r->wall_margin - reach, 0);
     double lo = 0, hi = most;
     if (S->banded) {
@@ -692,38 +775,80 @@ static void body_start(const packing_region *r, const packing_family *fam, int f
     }
     const double rr = sqrt(lo * lo + random_uniform(&st) * (hi * hi - lo * lo));
     const double angle = 2 * pi * random_uniform(&st);
-    B->c[0] = random_uniform(&st) * r->length[0];
-    B->c[1] = 0.5 * r->length[1] + rr * cos(angle);
-    B->c[2] = 0.5 * r->length[2] + rr * sin(angle);
-    return;
+    body->c[0] = B->lo[0] + (k[0] + random_uniform(&st)) * B->width[0];
+    body->c[1] = 0.5 * r->length[1] + rr * cos(angle);
+    body->c[2] = 0.5 * r->length[2] + rr * sin(angle);
+  } else {
+    for (int d = 0; d < 3; d++) body->c[d] = B->lo[d] + (k[d] + random_uniform(&st)) * B->width[d];
   }
-  for (int d = 0; d < 3; d++) {
-    const double u = random_uniform(&st);
-    if (r->periodic[d]) {
-      B->c[d] = u * r->length[d];
-    } else {
-      const double lo = r->wall_margin + reach, hi = r->length[d] - r->wall_margin - reach;
-      B->c[d] = hi > lo ? lo + u * (hi - lo) : 0.5 * r->length[d];
+  keep_in_region(P, body);
+}
+
+/* This rank's own bodies at the start: those of the blocks that meet its box whose centres
+ * it holds. */
+static void start_own(const packer *P, const packing_ranks *pr, const packing_family *fam,
+                      int nfam, double rmax, packing_list *own)
+{
+  long first_id = 0;
+  for (int f = 0; f < nfam; f++) {
+    start_blocks B;
+    start_blocks_setup(P->r, &P->shape[f], P->sigma, rmax, &B);
+    long k0[3], k1[3];
+    for (int d = 0; d < 3; d++) {
+      k0[d] = 0;
+      k1[d] = B.n[d] - 1;
+      if (B.n[d] > 1) {   /* a block more on each side: the rounding of the edges */
+        const double lo = pr->coords[d] * pr->width[d], hi = lo + pr->width[d];
+        k0[d] = (long)fmax(floor((lo - B.lo[d]) / B.width[d]) - 1, 0);
+        k1[d] = (long)fmin(floor((hi - B.lo[d]) / B.width[d]) + 1, B.n[d] - 1);
+      }
     }
+    for (long z = k0[2]; z <= k1[2]; z++)
+      for (long y = k0[1]; y <= k1[1]; y++)
+        for (long x = k0[0]; x <= k1[0]; x++) {
+          const long k[3] = {x, y, z}, block = x + B.n[0] * (y + B.n[1] * z);
+          const long from = fam[f].count * block / B.blocks;
+          const long to = fam[f].count * (block + 1) / B.blocks;
+          for (long l = from; l < to; l++) {
+            packing_body b;
+            body_start(P, fam, f, first_id, l, &B, k, &b);
+            if (packing_owns(pr, b.c)) packing_list_push(own, &b);
+          }
+        }
+    first_id += fam[f].count;
   }
 }
 
-/* The largest eigenvalue of the mean of (3 a a - I)/2 over the axes a of the rotating
- * bodies: 0 for isotropic axes, 1 for parallel ones. */
-static double nematic_order(const packer *P)
+/* ---- exact sums over the ranks --------------------------------------------------------- */
+
+/* A measure as a whole number of 2^-32 units: integer sums are the same in any order, so
+ * the sweep's decisions are the same on any process grid. */
+static long long fixed_point(double x)
 {
-  double q[3][3] = {{0}};
-  long count = 0;
-  for (long m = 0; m < P->n; m++) {
+  return llround(fmax(fmin(x, 1e6), -1e6) * 4294967296.0);
+}
+
+static double from_fixed(long long x) { return (double)x / 4294967296.0; }
+
+/* The largest eigenvalue of the mean of (3 a a - I)/2 over the axes a of the rotating
+ * bodies (all ranks): 0 for isotropic axes, 1 for parallel ones. */
+static double nematic_order(const packer *P, MPI_Comm comm)
+{
+  long long sum[7] = {0, 0, 0, 0, 0, 0, 0};   /* the upper triangle, and the count */
+  for (long m = 0; m < P->nown; m++) {
     if (!P->shape[P->b[m].family].rotates) continue;
     const double *a = P->b[m].frame[2];
+    int e = 0;
     for (int i = 0; i < 3; i++)
-      for (int j = 0; j < 3; j++) q[i][j] += 1.5 * a[i] * a[j] - 0.5 * (i == j);
-    count++;
+      for (int j = i; j < 3; j++) sum[e++] += fixed_point(1.5 * a[i] * a[j] - 0.5 * (i == j));
+    sum[6]++;
   }
-  if (count == 0) return 0;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sum, 7, MPI_LONG_LONG, MPI_SUM, comm));
+  if (sum[6] == 0) return 0;
+  double q[3][3];
+  int e = 0;
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) q[i][j] /= count;
+    for (int j = i; j < 3; j++) q[i][j] = q[j][i] = from_fixed(sum[e++]) / (double)sum[6];
   /* the eigenvalues of a symmetric traceless 3 x 3 matrix: 2 sqrt(p/3) cos(.) */
   const double p = q[0][1] * q[0][1] + q[0][2] * q[0][2] + q[1][2] * q[1][2];
   const double p2 = q[0][0] * q[0][0] + q[1][1] * q[1][1] + q[2][2] * q[2][2] + 2 * p;
@@ -743,10 +868,11 @@ static double nematic_order(const packer *P)
 
 /* Growth: the scale starts where the bodies fill GROW_START of the region and grows by the
  * rate after every sweep whose overlaps, over the smaller body's bounding radius, are at
- * most DEEPEST and, summed and shared out over the bodies, at most MEAN; the rate (between RATE_MIN and RATE_MAX) grows after CALM such sweeps in
- * a row and halves after STUCK sweeps in a row that are not.  At full size the sweeps go on
- * until one finds nothing.  The packing jams when the rate falls below RATE_MIN, or full
- * size does not come free within PATIENCE sweeps; at most SWEEPS_MAX sweeps. */
+ * most DEEPEST and, summed and shared out over the bodies, at most MEAN; the rate (between
+ * RATE_MIN and RATE_MAX) grows after CALM such sweeps in a row and halves after STUCK sweeps
+ * in a row that are not.  At full size the sweeps go on until one finds nothing.  The
+ * packing jams when the rate falls below RATE_MIN, or full size does not come free within
+ * PATIENCE sweeps; at most SWEEPS_MAX sweeps. */
 #define GROW_START 0.05
 #define DEEPEST 0.1
 #define MEAN 0.002
@@ -760,7 +886,7 @@ static double nematic_order(const packer *P)
 
 /* What a sweep keeps: the pairs and their contacts (this sweep's and the last one's, whose
  * contacts stand while neither body has moved and the scale has not changed), the walls'
- * contacts of each body, and the bodies' moves. */
+ * contacts of each own body (nwalls < 0: to be searched), and the own bodies' moves. */
 typedef struct {
   pair_list pairs;
   contact *touch, *old_touch;
@@ -769,105 +895,122 @@ typedef struct {
   long *reuse;
   contact *walls;
   int *nwalls;
-  char *moved;
   double (*dc)[3], (*turn)[3];
+  long own_cap;
 } workspace;
 
-static int workspace_grow(workspace *w)
+static void workspace_grow(workspace *w, long nown)
 {
-  if (w->pairs.n <= w->cap) return 0;
-  const long cap = w->pairs.cap;
-  contact *t = realloc(w->touch, (size_t)cap * sizeof *t);
-  if (t) w->touch = t;
-  contact *o = realloc(w->old_touch, (size_t)cap * sizeof *o);
-  if (o) w->old_touch = o;
-  pair *op = realloc(w->old, (size_t)cap * sizeof *op);
-  if (op) w->old = op;
-  long *r = realloc(w->reuse, (size_t)cap * sizeof *r);
-  if (r) w->reuse = r;
-  if (!t || !o || !op || !r) return 1;
-  w->cap = cap;
-  return 0;
+  if (w->pairs.n > w->cap) {
+    w->cap = w->pairs.cap;
+    w->touch = efsi_realloc(w->touch, (size_t)w->cap * sizeof *w->touch, "packing contacts");
+    w->old_touch = efsi_realloc(w->old_touch, (size_t)w->cap * sizeof *w->old_touch, "packing contacts");
+    w->old = efsi_realloc(w->old, (size_t)w->cap * sizeof *w->old, "packing contacts");
+    w->reuse = efsi_realloc(w->reuse, (size_t)w->cap * sizeof *w->reuse, "packing contacts");
+  }
+  if (nown > w->own_cap) {
+    const long cap = 2 * nown;
+    w->walls = efsi_realloc(w->walls, (size_t)cap * 4 * sizeof *w->walls, "packing walls");
+    w->nwalls = efsi_realloc(w->nwalls, (size_t)cap * sizeof *w->nwalls, "packing walls");
+    w->dc = efsi_realloc(w->dc, (size_t)cap * sizeof *w->dc, "packing moves");
+    w->turn = efsi_realloc(w->turn, (size_t)cap * sizeof *w->turn, "packing moves");
+    w->own_cap = cap;
+  }
 }
 
 static void workspace_free(workspace *w)
 {
-  free(w->pairs.p);
-  free(w->pairs.head);
-  free(w->pairs.next);
+  pair_list_free(&w->pairs);
   free(w->touch);
   free(w->old_touch);
   free(w->old);
   free(w->reuse);
   free(w->walls);
   free(w->nwalls);
-  free(w->moved);
   free(w->dc);
   free(w->turn);
 }
 
-/* One sweep's search: every pair's and every body's wall contacts (those of unmoved bodies
- * at an unchanged scale kept from the last sweep).  Returns the violations (-1 when memory
- * runs out), and the largest and the mean per body of the depths over the smaller bounding
- * radius. */
-static long sweep_contacts(const packer *P, workspace *w, int rescaled, double *deepest,
-                           double *mean)
+/* What a sweep found: the violations and the sum of their depths over the smaller
+ * bounding radius (in 2^-32 units), and the deepest. */
+typedef struct {
+  long long count[2];
+  double deepest;
+} sweep_measure;
+
+/* One sweep's search on this rank: the contacts of every pair of its own bodies (kept from
+ * the last sweep while neither body has moved and the scale has not changed) and of its own
+ * bodies' walls, and their measures.  A pair counts on the rank that owns its lower id, so
+ * each counts once over the ranks. */
+static sweep_measure sweep_contacts(const packer *P, const packing_ranks *pr, workspace *w,
+                                    int rescaled, double reach)
 {
+  double lo[3], hi[3];
+  for (int d = 0; d < 3; d++) {
+    lo[d] = pr->coords[d] * pr->width[d];
+    hi[d] = lo[d] + pr->width[d];
+  }
   pair_list *L = &w->pairs;
-  if (pairs_find(P, L) || workspace_grow(w)) return -1;
+  pairs_find(P, lo, hi, reach, L);
+  workspace_grow(w, P->nown);
   for (long p = 0, o = 0; p < L->n; p++) {
     w->reuse[p] = -1;
     if (rescaled) continue;
     while (o < w->old_n && pair_order(&w->old[o], &L->p[p]) < 0) o++;
-    if (o < w->old_n && pair_order(&w->old[o], &L->p[p]) == 0 && !w->moved[L->p[p].i] &&
-        !w->moved[L->p[p].j])
+    if (o < w->old_n && pair_order(&w->old[o], &L->p[p]) == 0 && !P->b[L->p[p].a].moved &&
+        !P->b[L->p[p].b].moved)
       w->reuse[p] = o;
   }
-  long violated = 0;
-#pragma omp parallel for schedule(dynamic, 8) reduction(+ : violated)
-  for (long p = 0; p < L->n; p++) {
+#pragma omp parallel for schedule(dynamic, 8)
+  for (long p = 0; p < L->n; p++)
     w->touch[p] = w->reuse[p] >= 0 ? w->old_touch[w->reuse[p]] : pair_contact(P, &L->p[p]);
-    violated += w->touch[p].depth > 0;
-  }
-#pragma omp parallel for schedule(dynamic, 8) reduction(+ : violated)
-  for (long m = 0; m < P->n; m++) {
-    if (rescaled || w->moved[m]) w->nwalls[m] = wall_contacts(P, m, &w->walls[4 * m]);
-    for (int k = 0; k < w->nwalls[m]; k++) violated += w->walls[4 * m + k].depth > 0;
-  }
-  /* the measures of overlap, summed in a fixed order */
-  double worst = 0, sum = 0;
+#pragma omp parallel for schedule(dynamic, 8)
+  for (long m = 0; m < P->nown; m++)
+    if (rescaled || P->b[m].moved || w->nwalls[m] < 0) w->nwalls[m] = wall_contacts(P, m, &w->walls[4 * m]);
+  long long count[2] = {0, 0};   /* violations, the sum of depths (fixed point) */
+  double worst = 0;
   for (long p = 0; p < L->n; p++) {
     if (!(w->touch[p].depth > 0)) continue;
     const pair *pp = &L->p[p];
     const double depth = w->touch[p].depth /
-        (P->sigma * fmin(P->shape[P->b[pp->i].family].radius, P->shape[P->b[pp->j].family].radius));
+        (P->sigma * fmin(P->shape[P->b[pp->a].family].radius, P->shape[P->b[pp->b].family].radius));
     worst = fmax(worst, depth);
-    sum += depth;
+    if (pp->a < P->nown) {
+      count[0]++;
+      count[1] += fixed_point(depth);
+    }
   }
-  for (long m = 0; m < P->n; m++)
+  for (long m = 0; m < P->nown; m++)
     for (int k = 0; k < w->nwalls[m]; k++) {
       if (!(w->walls[4 * m + k].depth > 0)) continue;
       const double depth = w->walls[4 * m + k].depth /
                            (P->sigma * P->shape[P->b[m].family].radius);
       worst = fmax(worst, depth);
-      sum += depth;
+      count[0]++;
+      count[1] += fixed_point(depth);
     }
   if (L->n > 0) {   /* (no pair: the lists may be NULL) */
     memcpy(w->old, L->p, (size_t)L->n * sizeof *L->p);
     memcpy(w->old_touch, w->touch, (size_t)L->n * sizeof *w->touch);
   }
   w->old_n = L->n;
-  *deepest = worst;
-  *mean = P->n > 0 ? sum / P->n : 0;
-  return violated;
+  const sweep_measure m = {{count[0], count[1]}, worst};
+  return m;
 }
 
-/* Move every body by its share of its contacts, in a fixed order (pairs, then walls): each
- * pair's bodies half the overlap apart, a body the whole of its overlap off a wall, one
- * leaf further; steps limited to a quarter of the body's radius and 0.2 rad. */
-static void sweep_move(const packer *P, workspace *w)
+/* The measures over all ranks, exact: integer sums and a maximum. */
+static void sweep_reduce(sweep_measure *m, MPI_Comm comm)
 {
-  const long n = P->n;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m->count, 2, MPI_LONG_LONG, MPI_SUM, comm));
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &m->deepest, 1, MPI_DOUBLE, MPI_MAX, comm));
+}
+
+/* Move every own body by its share of its contacts, in a fixed order (pairs, then walls):
+ * each pair's bodies half the overlap apart, a body the whole of its overlap off a wall, one
+ * leaf further; steps limited to a quarter of the body's radius and 0.2 rad. */
+static void sweep_move(packer *P, workspace *w)
+{
+  const long n = P->nown;
   const double sigma = P->sigma;
   memset(w->dc, 0, (size_t)n * sizeof *w->dc);
   memset(w->turn, 0, (size_t)n * sizeof *w->turn);
@@ -875,13 +1018,13 @@ static void sweep_move(const packer *P, workspace *w)
     const contact *c = &w->touch[p];
     if (c->depth <= 0) continue;
     const pair *pp = &w->pairs.p[p];
-    const pbody *I = &P->b[pp->i], *J = &P->b[pp->j];
+    const packing_body *I = &P->b[pp->a], *J = &P->b[pp->b];
     const double amount = 0.5 * (c->depth + sigma * P->shape[J->family].leaf);
     const double push[3] = {amount * c->normal[0], amount * c->normal[1], amount * c->normal[2]};
     const double back[3] = {-push[0], -push[1], -push[2]};
     const double cj[3] = {J->c[0] + pp->shift[0], J->c[1] + pp->shift[1], J->c[2] + pp->shift[2]};
-    share(P, pp->j, cj, c->point, push, w->dc[pp->j], w->turn[pp->j]);
-    share(P, pp->i, I->c, c->point, back, w->dc[pp->i], w->turn[pp->i]);
+    if (pp->b < n) share(P, pp->b, cj, c->point, push, w->dc[pp->b], w->turn[pp->b]);
+    if (pp->a < n) share(P, pp->a, I->c, c->point, back, w->dc[pp->a], w->turn[pp->a]);
   }
   for (long m = 0; m < n; m++)
     for (int k = 0; k < w->nwalls[m]; k++) {
@@ -892,7 +1035,7 @@ static void sweep_move(const packer *P, workspace *w)
       share(P, m, P->b[m].c, c->point, push, w->dc[m], w->turn[m]);
     }
   for (long m = 0; m < n; m++) {
-    pbody *B = &P->b[m];
+    packing_body *B = &P->b[m];
     double before[12];
     memcpy(before, B->c, sizeof B->c);
     memcpy(before + 3, B->frame, sizeof B->frame);
@@ -909,102 +1052,187 @@ static void sweep_move(const packer *P, workspace *w)
       rotate_frame(B->frame, turn);
     }
     keep_in_region(P, B);
-    w->moved[m] = memcmp(before, B->c, sizeof B->c) != 0 ||
-                  memcmp(before + 3, B->frame, sizeof B->frame) != 0;
+    B->moved = memcmp(before, B->c, sizeof B->c) != 0 ||
+               memcmp(before + 3, B->frame, sizeof B->frame) != 0;
   }
 }
 
-int packing_run(const packing_region *r, const packing_family *fam, int nfam, efsi_body *body,
+/* The exchange before a sweep: own bodies that left this rank's box go to their new rank,
+ * copies of every own body near a neighbour's box go to it; the packer's list becomes the
+ * own bodies (those that stayed, then those that arrived, whose walls are to be searched)
+ * and the copies.  The walls' contacts follow the own bodies that stay. */
+static void exchange(packer *P, const packing_ranks *pr, workspace *w, double reach,
+                     packing_list *lists)
+{
+  packing_list *leave = &lists[0], *arrived = &lists[1], *copies = &lists[2];
+  leave->n = 0;
+  long stay = 0;
+  for (long m = 0; m < P->nown; m++) {
+    if (!packing_owns(pr, P->b[m].c)) {
+      packing_list_push(leave, &P->b[m]);
+      continue;
+    }
+    P->b[stay] = P->b[m];
+    memmove(&w->walls[4 * stay], &w->walls[4 * m], 4 * sizeof *w->walls);
+    w->nwalls[stay] = w->nwalls[m];
+    stay++;
+  }
+  packing_exchange(pr, P->b, stay, leave->b, leave->n, reach, arrived, copies);
+  P->nown = stay + arrived->n;
+  P->n = P->nown + copies->n;
+  P->b = efsi_realloc(P->b, (size_t)(P->n > 0 ? P->n : 1) * sizeof *P->b, "packed bodies");
+  if (arrived->n > 0) memcpy(P->b + stay, arrived->b, (size_t)arrived->n * sizeof *P->b);
+  if (copies->n > 0) memcpy(P->b + P->nown, copies->b, (size_t)copies->n * sizeof *P->b);
+  workspace_grow(w, P->nown);
+  for (long m = stay; m < P->nown; m++) w->nwalls[m] = -1;
+}
+
+static int by_id(const void *a, const void *b)
+{
+  const efsi_body *x = a, *y = b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The bodies kept on this rank: its own and the copies of every body that comes within
+ * margin of its box, as placed bodies in id order. */
+static void keep_near(const packer *P, const packing_family *fam, const efsi_decomp *d,
+                      double margin, double rmax, efsi_body **kept, long *nkept)
+{
+  const double *L = P->r->length;
+  const double reach = margin + rmax + 1e-9 * fmax(L[0], fmax(L[1], L[2]));   /* and rounding */
+  packing_ranks near;
+  packing_list arrived = {NULL, 0, 0}, copies = {NULL, 0, 0};
+  packing_ranks_create(&near, d, L, P->r->periodic, reach);
+  packing_exchange(&near, P->b, P->nown, NULL, 0, reach, &arrived, &copies);
+  const long n = P->nown + copies.n;
+  efsi_body *out = efsi_malloc((size_t)(n > 0 ? n : 1) * sizeof *out, "packed bodies");
+  for (long m = 0; m < n; m++) {
+    const packing_body *b = m < P->nown ? &P->b[m] : &copies.b[m - P->nown];
+    const packing_family *f = &fam[b->family];
+    efsi_body *o = &out[m];
+    memset(o, 0, sizeof *o);
+    o->id = b->id;
+    o->kind = f->kind;
+    o->material = f->material;
+    memcpy(o->center, b->c, sizeof o->center);
+    memcpy(o->frame, b->frame, sizeof o->frame);
+    memcpy(o->size, f->size, sizeof o->size);
+  }
+  qsort(out, (size_t)n, sizeof *out, by_id);
+  *kept = out;
+  *nkept = n;
+  packing_list_free(&arrived);
+  packing_list_free(&copies);
+  packing_ranks_free(&near);
+}
+
+/* Wall-clock seconds, and the process's CPU seconds (all its threads). */
+static double seconds_now(clockid_t clock)
+{
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+int packing_run(const packing_region *r, const packing_family *fam, int nfam,
+                const efsi_decomp *d, double keep_margin, efsi_body **kept, long *nkept,
                 packing_result *result)
 {
-  static meridian_table table;
+  const double start = seconds_now(CLOCK_MONOTONIC);
+  double cpu = seconds_now(CLOCK_PROCESS_CPUTIME_ID);   /* less the exchanges and reductions */
   memset(result, 0, sizeof *result);
-  long n = 0;
-  double filled = 0;
+  *kept = NULL;
+  *nkept = 0;
+  long total = 0;
+  double filled = 0, rmax = 0;
   int rbc = 0;
-  shape_info *shape = malloc((size_t)(nfam > 0 ? nfam : 1) * sizeof *shape);
-  if (!shape) return -1;
+  shape_info *shape = efsi_malloc((size_t)(nfam > 0 ? nfam : 1) * sizeof *shape, "packing shapes");
   for (int f = 0; f < nfam; f++) {
     shape_setup(&fam[f], &shape[f]);
-    n += fam[f].count;
+    total += fam[f].count;
     filled += fam[f].count * shape[f].volume;
     rbc |= fam[f].kind == BODY_RBC && fam[f].count > 0;
+    if (fam[f].count > 0) rmax = fmax(rmax, shape[f].radius);
   }
-  if (rbc && !table.d && meridian_build(&table)) {
-    free(shape);
-    return -1;
-  }
+  meridian_table table = {{0, 0}, {0, 0}, 0, NULL};
+  if (rbc) meridian_build(&table);
   const double region = r->lumen ? pi * r->lumen_radius * r->lumen_radius * r->length[0]
                                  : r->length[0] * r->length[1] * r->length[2];
   angles ang;
   angles_setup(&ang);
-  const size_t size = (size_t)(n > 0 ? n : 1);
-  packer P = {r, shape, &table, &ang, calloc(size, sizeof(pbody)), n, 1.0};
-  workspace w = {{NULL, 0, 0, NULL, NULL, 0}, NULL, NULL, NULL, 0, 0, NULL,
-                 calloc(size, 4 * sizeof(contact)), calloc(size, sizeof(int)),
-                 calloc(size, 1), calloc(size, 3 * sizeof(double)), calloc(size, 3 * sizeof(double))};
-  int rc = -1;
-  if (P.b && w.walls && w.nwalls && w.moved && w.dc && w.turn) {
-    double sigma = fmin(1, cbrt(GROW_START * region / fmax(filled, 1e-300)));
-    double rate = RATE_START, last_sigma = -1;
-    long m = 0;
-    for (int f = 0; f < nfam; f++)
-      for (long l = 0; l < fam[f].count; l++, m++)
-        body_start(r, fam, f, l, &shape[f], sigma, &P.b[m]);
-    long calm = 0, stuck = 0, at_full = 0;
-    rc = 1;
-    for (long sweep = 0; sweep < SWEEPS_MAX; sweep++) {
-      P.sigma = sigma;
-      double deepest, mean;
-      const long violated = sweep_contacts(&P, &w, sigma != last_sigma, &deepest, &mean);
-      last_sigma = sigma;
-      result->iterations = sweep + 1;
-      if (violated < 0) {
-        rc = -1;
-        break;
-      }
-      if (violated == 0 && sigma >= 1) {
-        rc = 0;
-        break;
-      }
-      if (sigma >= 1) {
-        if (++at_full > PATIENCE) break;
-      } else if (deepest <= DEEPEST && mean <= MEAN) {
-        result->scale = sigma;
-        sigma = fmin(1, sigma * (1 + rate));
-        stuck = 0;
-        if (++calm >= CALM) {
-          rate = fmin(rate * 1.25, RATE_MAX);
-          calm = 0;
-        }
-      } else {
-        calm = 0;
-        if (++stuck >= STUCK) {
-          rate *= 0.5;
-          stuck = 0;
-          if (rate < RATE_MIN) break;
-        }
-      }
-      sweep_move(&P, &w);
+  /* a pair's reach (and the rounding of the boxes' edges); the neighbours: the ranks within
+   * it, with room for a sweep's steps (a quarter radius, and as much again when a banded
+   * centre is put back into its band) */
+  const double reach = 2 * rmax + r->gap +
+                       1e-9 * fmax(r->length[0], fmax(r->length[1], r->length[2]));
+  packing_ranks pr;
+  packing_ranks_create(&pr, d, r->length, r->periodic, reach + rmax);
+  double sigma = fmin(1, cbrt(GROW_START * region / fmax(filled, 1e-300)));
+  packer P = {r, shape, &table, &ang, NULL, 0, 0, sigma};
+  packing_list own = {NULL, 0, 0}, lists[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+  start_own(&P, &pr, fam, nfam, rmax, &own);
+  P.b = own.b;
+  P.n = P.nown = own.n;
+  workspace w;
+  memset(&w, 0, sizeof w);
+  workspace_grow(&w, P.nown);
+  for (long m = 0; m < P.nown; m++) w.nwalls[m] = -1;
+  double rate = RATE_START, last_sigma = -1;
+  long calm = 0, stuck = 0, at_full = 0, most = 0;
+  int rc = 1;
+  for (long sweep = 0; sweep < SWEEPS_MAX; sweep++) {
+    double at = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
+    result->cpu_seconds += at - cpu;
+    exchange(&P, &pr, &w, reach, lists);
+    most = P.n > most ? P.n : most;
+    P.sigma = sigma;
+    cpu = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
+    sweep_measure m = sweep_contacts(&P, &pr, &w, sigma != last_sigma, reach);
+    at = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
+    result->cpu_seconds += at - cpu;
+    sweep_reduce(&m, pr.comm);
+    cpu = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
+    const long violated = (long)m.count[0];
+    const double mean = total > 0 ? from_fixed(m.count[1]) / total : 0;
+    last_sigma = sigma;
+    result->iterations = sweep + 1;
+    if (violated == 0 && sigma >= 1) {
+      rc = 0;
+      break;
     }
-    if (rc == 0) result->scale = 1.0;
-    result->order = nematic_order(&P);
-  }
-  if (rc == 0) {
-    long m = 0;
-    for (int f = 0; f < nfam; f++)
-      for (long l = 0; l < fam[f].count; l++, m++) {
-        efsi_body *b = &body[m];
-        b->id = m;
-        b->kind = fam[f].kind;
-        b->material = fam[f].material;
-        memcpy(b->center, P.b[m].c, sizeof b->center);
-        memcpy(b->frame, P.b[m].frame, sizeof b->frame);
-        memcpy(b->size, fam[f].size, sizeof b->size);
+    if (sigma >= 1) {
+      if (++at_full > PATIENCE) break;
+    } else if (m.deepest <= DEEPEST && mean <= MEAN) {
+      result->scale = sigma;
+      sigma = fmin(1, sigma * (1 + rate));
+      stuck = 0;
+      if (++calm >= CALM) {
+        rate = fmin(rate * 1.25, RATE_MAX);
+        calm = 0;
       }
+    } else {
+      calm = 0;
+      if (++stuck >= STUCK) {
+        rate *= 0.5;
+        stuck = 0;
+        if (rate < RATE_MIN) break;
+      }
+    }
+    sweep_move(&P, &w);
   }
+  if (rc == 0) result->scale = 1.0;
+  result->order = nematic_order(&P, pr.comm);
+  if (rc == 0) keep_near(&P, fam, d, keep_margin, rmax, kept, nkept);
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, pr.comm));
+  result->most_bodies = most;
   workspace_free(&w);
+  for (int k = 0; k < 3; k++) packing_list_free(&lists[k]);
   free(P.b);
+  free(table.d);
   free(shape);
+  packing_ranks_free(&pr);
+  result->seconds = seconds_now(CLOCK_MONOTONIC) - start;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &result->seconds, 1, MPI_DOUBLE, MPI_MAX, d->comm));
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &result->cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, d->comm));
   return rc;
 }

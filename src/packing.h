@@ -4,10 +4,18 @@
  * and rotation of the randomly oriented ones).  Overlaps are found on the exact shapes: a
  * branch-and-bound search over one body's surface against a lower bound of the distance to
  * the other, so a packing that ends free of overlap is certified to keep the given gap.
- * A pure function of its input, computed the same on every rank; MPI-free. */
+ *
+ * Distributed: each rank moves the bodies whose centres lie in its box of the process grid,
+ * with copies of its neighbours' bodies near that box (src/packing_ranks.h), so its work and
+ * memory follow the bodies per rank.  Every body's start is drawn from its own counter-based
+ * stream in a block of the region (blocks fixed by the region alone), every move is a pure
+ * function of the body's neighbourhood summed in a fixed order, and the sweep's decisions
+ * come from exact reductions: the packing is the same, bit for bit, on any number of ranks
+ * and threads. */
 #ifndef EFSI_PACKING_H
 #define EFSI_PACKING_H
 
+#include "decomp/decomp.h"
 #include "stencils/draw.h"
 
 typedef struct {
@@ -34,13 +42,21 @@ typedef struct {
   double scale;             /* the largest scale the growth reached (1: placed) */
   long iterations;          /* relaxation sweeps */
   double order;             /* nematic order <P2> of the rotating RBCs' axes (0 isotropic) */
+  double seconds;           /* wall-clock time, the longest over the ranks */
+  double cpu_seconds;       /* CPU time of the sweeps' computing, less the exchanges and
+                               reductions: the busiest rank's (its time on a core of its own) */
+  long most_bodies;         /* the most bodies one rank held (its own and the copies) */
 } packing_result;
 
-/* Pack the families (ids 0 .. N-1 family by family, in body[] in id order, centres inside
- * the box).  Returns 0 when every body is placed at full size (result->scale = 1), 1 when
- * the packing jammed first (result->scale < 1: how far it grew), -1 when memory
- * runs out.  Work: sweeps x bodies x neighbours; memory: a few hundred bytes per body. */
-int packing_run(const packing_region *r, const packing_family *f, int nfam, efsi_body *body,
+/* Collective over d->comm.  Pack the families (ids 0 .. N-1 family by family) on the
+ * process grid of d.  Returns 0 when every body is placed at full size (result->scale = 1):
+ * then *kept (malloc'ed, id order, centres in the box) holds every body whose bounding
+ * sphere comes within keep_margin of this rank's box of the process grid (box a along axis
+ * a: [c_a L_a / dims_a, (c_a + 1) L_a / dims_a)), *nkept of them.  Returns 1, the same on
+ * every rank, when the packing jammed first (result->scale < 1: how far it grew; *kept
+ * NULL).  Work per rank: sweeps x (its bodies and the copies near its box) x neighbours. */
+int packing_run(const packing_region *r, const packing_family *f, int nfam,
+                const efsi_decomp *d, double keep_margin, efsi_body **kept, long *nkept,
                 packing_result *result);
 
 #endif

@@ -5,17 +5,19 @@
  * l mod K_f of that family's site l / K_f, displaced and rotated by a counter-based hash of
  * (seed, f, l); it never leaves its slot, so bodies cannot overlap.  Where no lattice holds
  * the families, or one keeps to a radial band, they are packed at random instead
- * (src/packing.h; docs/bodies.md, "Random packing"), once per input and process. */
+ * (src/packing.h; docs/bodies.md, "Random packing"), over the run's ranks (bodies_pack),
+ * each keeping the bodies near its block for bodies_near. */
 #include "src/seeding.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/errors.h"
 #include "src/packing.h"
 #include "src/random.h"
 
@@ -333,23 +335,15 @@ static int plan_region(const efsi_seeding *s, const efsi_body_family *fam, latti
 
 /* Among the lattices of ny x nz sites across and as many along x as needed, the one with
  * the largest free displacement of a site's largest body (fewest sites on a tie) among
- * those with enough valid sites.  *at_most: the most bodies of family `blamed` any lattice
- * holds with the other families kept (for the refusal's message). */
-static void plan_search(const efsi_body_family *fam, lattice *L, const int most[3],
-                        int blamed, long *at_most)
+ * those with enough valid sites. */
+static void plan_search(const efsi_body_family *fam, lattice *L, const int most[3])
 {
   double best = -1;
-  *at_most = 0;
   for (int nz = 1; nz <= most[2]; nz++)
     for (int ny = 1; ny <= most[1]; ny++) {
       long per_site[EFSI_MAX_FAMILIES];
       const long cross = cross_sites(L, fam, ny, nz, per_site);
       if (cross == 0) continue;
-      const long count = L->count[blamed];
-      L->count[blamed] = 0;
-      const long room = cross * most[0] - sites_needed(L, per_site);
-      L->count[blamed] = count;
-      if (room * per_site[blamed] > *at_most) *at_most = room * per_site[blamed];
       const long needed = sites_needed(L, per_site);
       const long nx = (needed + cross - 1) / cross;
       if (nx > most[0]) continue;
@@ -389,63 +383,23 @@ static void plan_sites(const efsi_seeding *s, lattice *L)
 
 /* The lattice plan: a pure function of the input, identical on every rank.  Returns
  * nonzero on a refusal; L->valid = 0 (with bodies to seed) when no lattice holds them, or a
- * family keeps to a radial band: then they are packed.  *at_most: the most bodies of the
- * first family in use a lattice holds with the others kept (0 with a band). */
+ * family keeps to a radial band: then they are packed. */
 static int plan_lattice(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
-                        lattice *L, long *at_most, char *err, size_t errlen)
+                        lattice *L, char *err, size_t errlen)
 {
   memset(L, 0, sizeof *L);
-  *at_most = 0;
   int most[3];
   if (plan_counts(s, fam, nfam, L, err, errlen)) return 1;
   if (L->seeded == 0) return 0;
   if (plan_region(s, fam, L, most, err, errlen)) return 1;
   for (int f = 0; f < nfam; f++)
     if (L->count[f] > 0 && banded(&fam[f])) return 0;
-  int blamed = 0;
-  while (L->count[blamed] == 0) blamed++;
-  plan_search(fam, L, most, blamed, at_most);
+  plan_search(fam, L, most);
   if (L->valid > 0) plan_sites(s, L);
   return 0;
 }
 
 /* ---- the random packing ------------------------------------------------------------------ */
-
-/* The last packing of this process, for bodies_near of the same input (bodies_seed, then
- * each rank's bodies_near, see the same families). */
-static struct {
-  int filled, rc;
-  efsi_seeding s;
-  int nfam;
-  efsi_body_family fam[EFSI_MAX_FAMILIES];
-  efsi_body *bodies;
-  long n;
-  packing_result result;
-  double seconds;
-  char err[1024];
-} packed;
-
-static int same_input(const efsi_seeding *s, const efsi_body_family *fam, int nfam)
-{
-  const efsi_seeding *t = &packed.s;
-  if (!packed.filled || nfam != packed.nfam || s->seed != t->seed || s->vessel != t->vessel ||
-      s->vessel_diameter != t->vessel_diameter)
-    return 0;
-  for (int d = 0; d < 3; d++)
-    if (s->length[d] != t->length[d] || s->cells[d] != t->cells[d] ||
-        s->periodic[d] != t->periodic[d])
-      return 0;
-  for (int f = 0; f < nfam; f++) {
-    const efsi_body_family *a = &fam[f], *b = &packed.fam[f];
-    if (a->kind != b->kind || a->material != b->material || a->count != b->count ||
-        a->fraction != b->fraction || a->orientation != b->orientation ||
-        a->band[0] != b->band[0] || a->band[1] != b->band[1])
-      return 0;
-    for (int d = 0; d < 3; d++)
-      if (a->size[d] != b->size[d]) return 0;
-  }
-  return 1;
-}
 
 /* The region of the packing (the box less one cell at walls, or the lumen less one cell),
  * the gap the drawing needs between bodies, and the families; refuses a band no centre can
@@ -496,99 +450,23 @@ static int packing_input(const efsi_seeding *s, const efsi_body_family *fam, con
   return 0;
 }
 
-static double seconds_now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-/* The most bodies a random packing takes: every rank packs all of them (docs/bodies.md,
- * "Random packing": about 50 us per body and sweep, a few hundred sweeps). */
-#define PACKING_MAX 10000
-
-/* Pack the families of plan L (or take the packing of the same input made before).
- * lattice_most: what the lattice holds of the first family, for the message. */
-static int plan_packing(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
-                        const lattice *L, long lattice_most, char *err, size_t errlen)
-{
-  if (L->seeded > PACKING_MAX) {
-    int b = 0;
-    while (L->count[b] == 0) b++;
-    char key[64], region[128], value[64];
-    family_key(&fam[b], key, sizeof key);
-    region_text(s, region, sizeof region);
-    if (fam[b].count > 0) snprintf(value, sizeof value, "%ld", fam[b].count);
-    else snprintf(value, sizeof value, "%g", fam[b].fraction);
-    return fail(err, errlen, "%s = %s cannot be placed: the lattice seeding holds at most "
-                "%.3g %s in %s, and %ld bodies are more than a random packing takes (%d): "
-                "align the cells (%s.orientation) or seed fewer", key, value,
-                fam[b].count > 0 ? (double)lattice_most
-                                 : lattice_most * shape_volume(fam[b].kind, fam[b].size) /
-                                       region_volume(s),
-                fam[b].count > 0 ? "bodies" : "of the region", region, L->seeded, PACKING_MAX,
-                shape_name(fam[b].kind));
-  }
-  if (same_input(s, fam, nfam)) {
-    if (packed.rc) snprintf(err, errlen, "%s", packed.err);
-    return packed.rc;
-  }
-  free(packed.bodies);
-  memset(&packed, 0, sizeof packed);
-  packed.s = *s;
-  packed.nfam = nfam;
-  memcpy(packed.fam, fam, (size_t)nfam * sizeof *fam);
-  packed.filled = 1;
-  packing_region r;
-  packing_family pf[EFSI_MAX_FAMILIES];
-  packed.rc = packing_input(s, fam, L, &r, pf, packed.err, sizeof packed.err);
-  if (!packed.rc) {
-    packed.bodies = malloc((size_t)L->seeded * sizeof *packed.bodies);
-    const double start = seconds_now();
-    const int rc = packed.bodies ? packing_run(&r, pf, nfam, packed.bodies, &packed.result) : -1;
-    packed.seconds = seconds_now() - start;
-    packed.n = rc == 0 ? L->seeded : 0;
-    if (rc < 0) {
-      packed.rc = fail(packed.err, sizeof packed.err, "out of memory packing %ld bodies",
-                       L->seeded);
-    } else if (rc > 0) {
-      int b = 0;
-      while (L->count[b] == 0) b++;
-      char key[64], region[128];
-      family_key(&fam[b], key, sizeof key);
-      region_text(s, region, sizeof region);
-      const double reached = pow(packed.result.scale, 3);
-      if (fam[b].count > 0)
-        packed.rc = fail(packed.err, sizeof packed.err, "%s = %ld cannot be placed: at most "
-                         "about %ld with random packing in %s (with the other bodies asked)",
-                         key, fam[b].count, (long)floor(fam[b].count * reached), region);
-      else
-        packed.rc = fail(packed.err, sizeof packed.err, "%s = %g cannot be placed: at most "
-                         "about %.3g with random packing in %s (with the other bodies asked)",
-                         key, fam[b].fraction,
-                         L->count[b] * reached * shape_volume(fam[b].kind, fam[b].size) /
-                             region_volume(s), region);
-    }
-  }
-  if (packed.rc) snprintf(err, errlen, "%s", packed.err);
-  return packed.rc;
-}
-
-/* How the seeded bodies are placed: the lattice L, or (packed = 1) the packing's bodies. */
+/* How the seeded bodies are placed: the lattice L, or (packed = 1) a random packing, made
+ * by bodies_pack. */
 typedef struct {
   lattice L;
   int packed;
+  packing_region region;                  /* the packing's input */
+  packing_family family[EFSI_MAX_FAMILIES];
 } placement;
 
 static int plan_placement(const efsi_seeding *s, const efsi_body_family *fam, int nfam,
                           placement *pl, char *err, size_t errlen)
 {
-  long lattice_most;
   pl->packed = 0;
-  if (plan_lattice(s, fam, nfam, &pl->L, &lattice_most, err, errlen)) return 1;
+  if (plan_lattice(s, fam, nfam, &pl->L, err, errlen)) return 1;
   if (pl->L.seeded == 0 || pl->L.valid > 0) return 0;
   pl->packed = 1;
-  return plan_packing(s, fam, nfam, &pl->L, lattice_most, err, errlen);
+  return packing_input(s, fam, &pl->L, &pl->region, pl->family, err, errlen);
 }
 
 /* Body l of family f (site index `site` on the lattice, unwrapped). */
@@ -655,29 +533,24 @@ typedef struct {
   long n, cap;
 } body_list;
 
-static int append(body_list *list, const efsi_body *b)
+static void append(body_list *list, const efsi_body *b)
 {
   if (list->n == list->cap) {
-    const long cap = list->cap ? 2 * list->cap : 64;
-    efsi_body *grown = realloc(list->b, (size_t)cap * sizeof *grown);
-    if (!grown) return 1;
-    list->b = grown;
-    list->cap = cap;
+    list->cap = list->cap ? 2 * list->cap : 64;
+    list->b = efsi_realloc(list->b, (size_t)list->cap * sizeof *list->b, "bodies near a block");
   }
   list->b[list->n++] = *b;
-  return 0;
 }
 
 static long floor_div(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 
 /* Seeded bodies near [lo, hi]: the sites whose bodies' bounding spheres can reach the box. */
-static int lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
-                       const double lo[3], const double hi[3], body_list *list)
+static void lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body_family *fam,
+                         const double lo[3], const double hi[3], body_list *list)
 {
   int *cross = NULL;
   if (L->lumen) {
-    cross = malloc((size_t)L->n[1] * L->n[2] * sizeof *cross);
-    if (!cross) return 1;
+    cross = efsi_malloc((size_t)L->n[1] * L->n[2] * sizeof *cross, "lattice cross-section");
     int c = 0;
     for (int k = 0; k < L->n[2]; k++)
       for (int j = 0; j < L->n[1]; j++)
@@ -693,10 +566,9 @@ static int lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body
       last[d] = last[d] > L->n[d] - 1 ? L->n[d] - 1 : last[d];
     }
   }
-  int rc = 0;
-  for (long k = first[2]; k <= last[2] && !rc; k++)
-    for (long j = first[1]; j <= last[1] && !rc; j++)
-      for (long i = first[0]; i <= last[0] && !rc; i++) {
+  for (long k = first[2]; k <= last[2]; k++)
+    for (long j = first[1]; j <= last[1]; j++)
+      for (long i = first[0]; i <= last[0]; i++) {
         const long at[3] = {i, j, k};
         long site[3];
         double shift[3];
@@ -721,17 +593,16 @@ static int lattice_near(const lattice *L, const efsi_seeding *s, const efsi_body
           place(L, fam, f, l, site, s->seed, &b);
           for (int d = 0; d < 3; d++) b.center[d] += shift[d];
           if (sphere_meets_box(b.center, shape_bounding_radius(b.kind, b.size), lo, hi))
-            rc = append(list, &b);
+            append(list, &b);
         }
       }
   free(cross);
-  return rc;
 }
 
 /* Every image of body b (along periodic axes) whose bounding sphere meets [lo, hi],
  * appended to list with the given id. */
-static int images_near(const efsi_seeding *s, const efsi_body *b, long id, const double lo[3],
-                       const double hi[3], body_list *list)
+static void images_near(const efsi_seeding *s, const efsi_body *b, long id, const double lo[3],
+                        const double hi[3], body_list *list)
 {
   const double r = shape_bounding_radius(b->kind, b->size);
   long first[3], last[3];
@@ -746,57 +617,84 @@ static int images_near(const efsi_seeding *s, const efsi_body *b, long id, const
         const long shift[3] = {i, j, k};
         image.id = id;
         for (int d = 0; d < 3; d++) image.center[d] += shift[d] * s->length[d];
-        if (sphere_meets_box(image.center, r, lo, hi) && append(list, &image)) return 1;
+        if (sphere_meets_box(image.center, r, lo, hi)) append(list, &image);
       }
-  return 0;
 }
 
-static int singles_near(const lattice *L, const efsi_seeding *s, const efsi_body *singles,
-                        int nsingle, const double lo[3], const double hi[3], body_list *list)
+static void singles_near(const lattice *L, const efsi_seeding *s, const efsi_body *singles,
+                         int nsingle, const double lo[3], const double hi[3], body_list *list)
 {
-  for (int j = 0; j < nsingle; j++)
-    if (images_near(s, &singles[j], L->seeded + j, lo, hi, list)) return 1;
-  return 0;
+  for (int j = 0; j < nsingle; j++) images_near(s, &singles[j], L->seeded + j, lo, hi, list);
 }
 
-/* Packed bodies near [lo, hi]: every image (along periodic axes) whose bounding sphere
- * meets the box, in id order. */
-static int packed_near(const efsi_seeding *s, const double lo[3], const double hi[3],
-                       body_list *list)
+/* Does the packing kept on this rank serve the box [lo, hi] (within rounding)? */
+static int packed_serves(const efsi_seeding *s, const efsi_packed *packed, const double lo[3],
+                         const double hi[3])
 {
-  for (long m = 0; m < packed.n; m++)
-    if (images_near(s, &packed.bodies[m], packed.bodies[m].id, lo, hi, list)) return 1;
-  return 0;
-}
-
-static int seeded_near(const placement *pl, const efsi_seeding *s, const efsi_body_family *fam,
-                       const double lo[3], const double hi[3], body_list *list)
-{
-  if (pl->L.seeded == 0) return 0;
-  return pl->packed ? packed_near(s, lo, hi, list) : lattice_near(&pl->L, s, fam, lo, hi, list);
+  if (!packed || !packed->done) return 0;
+  for (int d = 0; d < 3; d++) {
+    const double slack = 1e-9 * s->length[d];
+    if (lo[d] < packed->lo[d] - slack || hi[d] > packed->hi[d] + slack) return 0;
+  }
+  return 1;
 }
 
 int bodies_near(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                const efsi_body *singles, int nsingle, const double lo[3], const double hi[3],
-                efsi_body **out, long *n)
+                const efsi_body *singles, int nsingle, const efsi_packed *packed,
+                const double lo[3], const double hi[3], efsi_body **out, long *n)
 {
   placement pl;
   body_list list = {NULL, 0, 0};
   *out = NULL;
   *n = 0;
   if (plan_placement(s, f, nfam, &pl, NULL, 0)) return 1;
-  if (seeded_near(&pl, s, f, lo, hi, &list) ||
-      singles_near(&pl.L, s, singles, nsingle, lo, hi, &list)) {
-    free(list.b);
-    return 1;
+  if (pl.L.seeded > 0 && pl.packed) {
+    if (!packed_serves(s, packed, lo, hi)) return 1;
+    for (long m = 0; m < packed->n; m++)
+      images_near(s, &packed->body[m], packed->body[m].id, lo, hi, &list);
+  } else if (pl.L.seeded > 0) {
+    lattice_near(&pl.L, s, f, lo, hi, &list);
   }
+  singles_near(&pl.L, s, singles, nsingle, lo, hi, &list);
   *out = list.b;
   *n = list.n;
   return 0;
 }
 
-/* A single body must lie in the region, one cell off walls, and clear of the others
- * (bounding spheres, nearest periodic image). */
+/* The message of a single body that overlaps seeded body o (bounding spheres). */
+static int single_overlaps(const efsi_body *b, const efsi_body *o, char *err, size_t errlen)
+{
+  const char *name = shape_name(b->kind);
+  const double *c = b->center;
+  return fail(err, errlen, "%s.center = %g %g %g: overlaps seeded %s %ld at %g %g %g (bounding "
+              "spheres); change init.seed or move the %s", name, c[0], c[1], c[2],
+              shape_name(o->kind), o->id, o->center[0], o->center[1], o->center[2], name);
+}
+
+/* The seeded body of `near` with the lowest id whose bounding sphere overlaps that of
+ * single b (nearest periodic image); -1 when none does. */
+static long first_overlap(const efsi_seeding *s, const efsi_body *b, const efsi_body *near,
+                          long n)
+{
+  const double r = shape_bounding_radius(b->kind, b->size);
+  long first = -1;
+  for (long m = 0; m < n; m++) {
+    const efsi_body *o = &near[m];
+    const double ro = shape_bounding_radius(o->kind, o->size);
+    double d2 = 0;
+    for (int d = 0; d < 3; d++) {
+      double e = fabs(b->center[d] - o->center[d]);
+      if (s->periodic[d]) e = fmin(e, s->length[d] - e);
+      d2 += e * e;
+    }
+    if (d2 < (r + ro) * (r + ro) && (first < 0 || o->id < first)) first = m;
+  }
+  return first;
+}
+
+/* A single body must lie in the region, one cell off walls, and clear of the others and of
+ * the lattice's bodies (bounding spheres, nearest periodic image); a packing's bodies are
+ * checked once packed (bodies_pack). */
 static int check_single(const placement *pl, const efsi_seeding *s,
                         const efsi_body_family *fam, const efsi_body *singles, int j, char *err,
                         size_t errlen)
@@ -844,20 +742,12 @@ static int check_single(const placement *pl, const efsi_seeding *s,
                   "spheres)", name, c[0], c[1], c[2], shape_name(singles[i].kind),
                   singles[i].center[0], singles[i].center[1], singles[i].center[2]);
   }
-  if (pl->L.seeded == 0) return 0;
+  if (pl->L.seeded == 0 || pl->packed) return 0;
   const double lo[3] = {c[0] - r, c[1] - r, c[2] - r}, hi[3] = {c[0] + r, c[1] + r, c[2] + r};
   body_list near = {NULL, 0, 0};
-  if (seeded_near(pl, s, fam, lo, hi, &near)) return fail(err, errlen, "out of memory");
-  int rc = 0;
-  for (long m = 0; m < near.n && !rc; m++) {
-    const efsi_body *o = &near.b[m];
-    const double ro = shape_bounding_radius(o->kind, o->size);
-    const double dx = c[0] - o->center[0], dy = c[1] - o->center[1], dz = c[2] - o->center[2];
-    if (dx * dx + dy * dy + dz * dz < (r + ro) * (r + ro))
-      rc = fail(err, errlen, "%s.center = %g %g %g: overlaps seeded %s %ld at %g %g %g "
-                "(bounding spheres); change init.seed or move the %s", name, c[0], c[1], c[2],
-                shape_name(o->kind), o->id, o->center[0], o->center[1], o->center[2], name);
-  }
+  lattice_near(&pl->L, s, fam, lo, hi, &near);
+  const long first = first_overlap(s, b, near.b, near.n);
+  const int rc = first >= 0 ? single_overlaps(b, &near.b[first], err, errlen) : 0;
   free(near.b);
   return rc;
 }
@@ -879,11 +769,110 @@ int bodies_seed(const efsi_seeding *s, const efsi_body_family *f, int nfam,
       report->count[m] = pl.L.count[m];
       report->fraction[m] = pl.L.count[m] * shape_volume(f[m].kind, f[m].size) / region_volume(s);
     }
-    if (pl.packed) {
-      report->sweeps = packed.result.iterations;
-      report->seconds = packed.seconds;
-      report->order = packed.result.order;
-    }
   }
   return 0;
+}
+
+/* The refusal of a packing that jammed at `scale`: the fraction (or count) of the first
+ * family in use that the growth reached. */
+static int jammed(const efsi_seeding *s, const efsi_body_family *fam, const lattice *L,
+                  double scale, char *err, size_t errlen)
+{
+  int b = 0;
+  while (L->count[b] == 0) b++;
+  char key[64], region[128];
+  family_key(&fam[b], key, sizeof key);
+  region_text(s, region, sizeof region);
+  const double reached = pow(scale, 3);
+  if (fam[b].count > 0)
+    return fail(err, errlen, "%s = %ld cannot be placed: at most about %ld with random packing "
+                "in %s (with the other bodies asked)", key, fam[b].count,
+                (long)floor(fam[b].count * reached), region);
+  return fail(err, errlen, "%s = %g cannot be placed: at most about %.3g with random packing "
+              "in %s (with the other bodies asked)", key, fam[b].fraction,
+              L->count[b] * reached * shape_volume(fam[b].kind, fam[b].size) / region_volume(s),
+              region);
+}
+
+/* Collective: does single j overlap a packed body?  The lowest such id over all ranks, the
+ * same message everywhere. */
+static int single_clear_of_packing(const efsi_seeding *s, const efsi_body *single,
+                                   const efsi_packed *packed, MPI_Comm comm, char *err,
+                                   size_t errlen)
+{
+  const long mine = first_overlap(s, single, packed->body, packed->n);
+  long first = mine >= 0 ? packed->body[mine].id : LONG_MAX;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_LONG, MPI_MIN, comm));
+  if (first == LONG_MAX) return 0;
+  efsi_body o = {.id = first, .center = {-INFINITY, -INFINITY, -INFINITY}};
+  for (long m = 0; m < packed->n; m++)
+    if (packed->body[m].id == first) o = packed->body[m];
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, o.center, 3, MPI_DOUBLE, MPI_MAX, comm));
+  int kind = o.center[0] > -INFINITY ? o.kind : -1;
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &kind, 1, MPI_INT, MPI_MAX, comm));
+  o.kind = kind;
+  return single_overlaps(single, &o, err, errlen);
+}
+
+int bodies_pack(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                const efsi_body *singles, int nsingle, const efsi_decomp *d, double margin,
+                efsi_packed *out, efsi_seeding_report *report, char *err, size_t errlen)
+{
+  memset(out, 0, sizeof *out);
+  placement pl;
+  if (plan_placement(s, f, nfam, &pl, err, errlen)) return 1;
+  if (!pl.packed) return 0;
+  packing_result result;
+  if (packing_run(&pl.region, pl.family, nfam, d, margin, &out->body, &out->n, &result))
+    return jammed(s, f, &pl.L, result.scale, err, errlen);
+  out->done = 1;
+  for (int a = 0; a < 3; a++) {
+    const double width = s->length[a] / d->dims[a];
+    out->lo[a] = d->coords[a] * width - margin;
+    out->hi[a] = (d->coords[a] + 1) * width + margin;
+  }
+  if (report) {
+    report->sweeps = result.iterations;
+    report->seconds = result.seconds;
+    report->cpu_seconds = result.cpu_seconds;
+    report->order = result.order;
+    report->ranks = d->size;
+    report->most_bodies = result.most_bodies;
+  }
+  for (int j = 0; j < nsingle; j++)
+    if (single_clear_of_packing(s, &singles[j], out, d->comm, err, errlen)) {
+      packed_free(out);
+      return 1;
+    }
+  return 0;
+}
+
+void packed_free(efsi_packed *packed)
+{
+  free(packed->body);
+  memset(packed, 0, sizeof *packed);
+}
+
+/* The cost model of a random packing (docs/bodies.md, "Cost"), measured on one core of the
+ * development machine: PACK_SWEEPS sweeps of PACK_SECONDS_PER_BODY per body of the busiest
+ * rank, whose box is widened by one bounding radius along each split axis (the pairs across
+ * a face are computed on both sides), and PACK_SECONDS_START for the start. */
+#define PACK_SWEEPS 330
+#define PACK_SECONDS_PER_BODY 1.0e-4
+#define PACK_SECONDS_START 0.2
+
+double bodies_pack_estimate(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                            const int dims[3])
+{
+  placement pl;
+  if (plan_placement(s, f, nfam, &pl, NULL, 0) || !pl.packed) return 0;
+  const double density = pl.L.seeded / region_volume(s);
+  double box = 1;
+  for (int d = 0; d < 3; d++) {
+    double width = s->length[d] / dims[d];
+    if (s->vessel && d > 0) width = fmin(width, s->vessel_diameter);
+    box *= width + (dims[d] > 1 ? pl.L.rmax : 0);
+  }
+  const double bodies = fmin(density * box, (double)pl.L.seeded);
+  return PACK_SWEEPS * PACK_SECONDS_PER_BODY * bodies + PACK_SECONDS_START;
 }

@@ -83,6 +83,10 @@ EFSI_POINT void acm_terms(const double *restrict div, const double *restrict p,
   t[SUM_ABS_D] = fabs(d);
 }
 
+/* The most blocks the GPU's acm_sums cuts a plane into (its scratch holds as many partials
+ * a plane). */
+enum { ACM_GPU_CHUNKS_MAX = 16 };
+
 /* The double-double per-plane partials (hi, lo pairs, count of them per plane) combined in k
  * order into out[2 count]. */
 void reduce_planes_dd(const double *plane, int planes, int count, double *out);

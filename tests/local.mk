@@ -12,8 +12,9 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_tracers_mpi tests/test_body_shapes_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
   tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi \
   tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels
-SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_blowup.sh \
-  tests/test_netcdf_python.sh tests/test_roscoe.sh tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
+SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \
+  tests/test_blowup.sh tests/test_netcdf_python.sh tests/test_roscoe.sh \
+  tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
   tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh \
   tests/check-citations.sh tests/check-shell.sh tests/test_render.sh tests/test_readme.sh \
   tests/test_history.sh tests/test_output_bytes.sh

@@ -47,7 +47,7 @@ START_TEST(every_process_grid_sees_the_same_bodies)
     efsi_body *mine;
     long nm = 0, expected = 0;
     char *owned = calloc((size_t)n, 1);
-    const long missing = test_near_missing(&s, mixed, 2, &g, global, n, owned, &mine, &nm,
+    const long missing = test_near_missing(&s, mixed, 2, NULL, &g, global, n, owned, &mine, &nm,
                                            &expected);
     ALL(missing == 0 && expected == nm);
     /* Together the blocks see every body (in its base image). */
@@ -170,7 +170,7 @@ static void rasterised_volumes(const efsi_seeding *s, const efsi_body_family *f,
   }
   efsi_body *b;
   long n = 0;
-  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, hi, &b, &n) == 0);
+  ck_assert(bodies_near(s, f, nfam, NULL, 0, NULL, lo, hi, &b, &n) == 0);
   ck_assert(bodies_volume_fraction(&g, b, n, width, phi) == 0);
   if (vessel) vessel_volume_fraction(&g, s->vessel_diameter, width, phi[2]);
   double sum[3] = {0, 0, 0}, bad = 0;

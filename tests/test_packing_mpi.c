@@ -1,13 +1,17 @@
-/* Dense random seeding (docs/bodies.md, "Random packing"), on every rank count of the run:
- *   - randomly oriented RBCs (8 um) at 31 % of a 20 um lumen (30.7 % in whole cells) and
- *     40 % of a periodic box are packed; drawn one by one on each rank's block (sharp fractions, 0.5 um cells), the
- *     volume fractions of all bodies and of the vessel wall never sum to more than
- *     1 + 1e-12 in any cell, and the drawn tube hematocrit is the seeded one within 1 %;
- *   - every rank packs the same bodies (a checksum of the whole list, bitwise), each
- *     rank's bodies_near is the brute-force selection from that list, and the packing does
- *     not depend on the number of OpenMP threads;
+/* Dense random seeding (docs/bodies.md, "Random packing"), distributed over the ranks:
+ *   - randomly oriented RBCs (8 um) at 40 % of a periodic 20 um box and 30 % of a 20 um
+ *     lumen are packed on this run's ranks, and on one rank alone: the two give the same
+ *     bodies, bit for bit (ids, centres, frames), and the same sweeps; in the lumen also on
+ *     the process grid of slabs along x, whose ranks have only some of the others as
+ *     neighbours;
+ *   - drawn one by one on each rank's block (sharp fractions, 0.5 um cells), the volume
+ *     fractions of all bodies and of the vessel wall never sum to more than 1 + 1e-12 in any
+ *     cell; the drawn hematocrit is the seeded one within 1 %; each rank's bodies_near is
+ *     the brute-force selection from the whole list, and the copies a rank keeps are those
+ *     of the bodies' owners;
+ *   - the packing does not depend on the number of OpenMP threads;
  *   - platelets keep to their radial band; a band without a vessel, reversed or out of
- *     reach is refused naming platelet.radial_band;
+ *     reach is refused naming platelet.radial_band; a sphere on a packed RBC is refused;
  *   - a hematocrit or a count that cannot be placed is refused naming the limit the
  *     packing reached, and 90 % of that limit is placed. */
 #include <check.h>
@@ -27,11 +31,11 @@
 
 static const double pi = 3.14159265358979323846;
 
-/* 20 um lumen, 24 um long, in a 22 x 22 um cross-section; 0.5 um cells. */
-static efsi_seeding lumen_case(void)
+/* 20 um lumen in a 22 x 22 um cross-section, `length` um long; 0.5 um cells. */
+static efsi_seeding lumen_case(double length)
 {
-  efsi_seeding s = {.length = {24, 22, 22}, .cells = {48, 44, 44}, .periodic = {1, 0, 0},
-                    .seed = 3, .vessel = 1, .vessel_diameter = 20};
+  efsi_seeding s = {.length = {length, 22, 22}, .cells = {(int)(2 * length), 44, 44},
+                    .periodic = {1, 0, 0}, .seed = 3, .vessel = 1, .vessel_diameter = 20};
   return s;
 }
 
@@ -65,42 +69,124 @@ static uint64_t checksum(const efsi_body *b, long n)
   return hash;
 }
 
-static int same_everywhere(uint64_t value)
+/* Plan, then pack on the process grid `ranks` of comm (0: efsi chooses).  Returns what
+ * bodies_pack returns; the decomposition in *d (decomp_free it). */
+static int pack_on(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                   const efsi_body *singles, int nsingle, MPI_Comm comm, const int ranks[3],
+                   efsi_decomp *d, efsi_packed *packed, efsi_seeding_report *report, char *err,
+                   size_t errlen)
 {
-  unsigned long long lo = value, hi = value;
-  MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-  return lo == hi;
+  long total = 0;
+  if (bodies_seed(s, f, nfam, singles, nsingle, &total, report, err, errlen)) return 1;
+  ck_assert(report->packed);
+  char why[256];
+  ck_assert_msg(decomp_create(d, comm, s->cells, ranks, s->periodic, why, sizeof why) == 0,
+                "%s", why);
+  return bodies_pack(s, f, nfam, singles, nsingle, d, 0, packed, report, err, errlen);
 }
 
-/* Pack, then on this rank's block: bodies_near against the brute-force selection, each
- * body drawn alone, the sum of all fractions (and the wall's) at most 1 + 1e-12.  Returns
- * the drawn volume of the bodies (all ranks). */
-static void packed_and_drawn(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                             double target, const char *what, double *drawn)
+static int by_id(const void *a, const void *b)
+{
+  const efsi_body *x = a, *y = b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Every packed body, from the lists all ranks of comm keep, in id order; a body kept on
+ * several ranks (its owner's and the copies) must be the same bits on each.  Collective. */
+static long whole_packing(const efsi_packed *p, MPI_Comm comm, efsi_body **all)
+{
+  int size;
+  MPI_Comm_size(comm, &size);
+  int mine = (int)(p->n * (long)sizeof(efsi_body)), *count = malloc((size_t)size * sizeof *count);
+  int *at = malloc((size_t)size * sizeof *at);
+  MPI_Allgather(&mine, 1, MPI_INT, count, 1, MPI_INT, comm);
+  long bytes = 0;
+  for (int r = 0; r < size; r++) {
+    at[r] = (int)bytes;
+    bytes += count[r];
+  }
+  efsi_body *every = malloc((size_t)(bytes > 0 ? bytes : 1));
+  MPI_Allgatherv(p->body, mine, MPI_BYTE, every, count, at, MPI_BYTE, comm);
+  long n = bytes / (long)sizeof(efsi_body), kept = 0, differ = 0;
+  qsort(every, (size_t)n, sizeof *every, by_id);
+  for (long m = 0; m < n; m++) {
+    if (kept > 0 && every[kept - 1].id == every[m].id) {
+      differ += memcmp(&every[kept - 1], &every[m], sizeof *every) != 0;
+      continue;
+    }
+    every[kept++] = every[m];
+  }
+  ck_assert_msg(differ == 0, "%ld copies differ from their owner's body", differ);
+  for (long m = 0; m < kept; m++) ck_assert(every[m].id == m);
+  free(count);
+  free(at);
+  *all = every;
+  return kept;
+}
+
+/* The packing on one rank alone (rank 0 of the world; nothing elsewhere): its bodies and
+ * sweeps. */
+typedef struct {
+  efsi_body *body;
+  long n, sweeps;
+} one_rank;
+
+static one_rank packed_alone(const efsi_seeding *s, const efsi_body_family *f, int nfam)
+{
+  one_rank alone = {NULL, 0, 0};
+  if (!test_rank0()) return alone;
+  char err[512] = "";
+  const int one[3] = {1, 1, 1};
+  efsi_decomp self;
+  efsi_packed p;
+  efsi_seeding_report r;
+  ck_assert_msg(pack_on(s, f, nfam, NULL, 0, MPI_COMM_SELF, one, &self, &p, &r, err,
+                        sizeof err) == 0, "%s", err);
+  alone.n = whole_packing(&p, MPI_COMM_SELF, &alone.body);
+  alone.sweeps = r.sweeps;
+  packed_free(&p);
+  decomp_free(&self);
+  return alone;
+}
+
+/* Pack on the world's process grid `ranks`: the same bodies and sweeps as on one rank.
+ * Returns the world's packing (*d its decomposition) and the whole list. */
+static long same_as_one_rank(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                             const one_rank *alone, const int ranks[3], efsi_decomp *d,
+                             efsi_packed *packed, efsi_seeding_report *report, efsi_body **all)
 {
   char err[512] = "";
-  long total = 0;
-  efsi_seeding_report report;
-  ck_assert_msg(bodies_seed(s, f, nfam, NULL, 0, &total, &report, err, sizeof err) == 0, "%s",
-                err);
-  ck_assert(report.packed);
-  ck_assert(fabs(report.fraction[0] - target) < 0.01);
-  efsi_body *all;
-  const long n = test_whole_list(s, f, nfam, &all);
-  ck_assert_int_eq(n, total);
-  const uint64_t sum = checksum(all, n);
-  ALL(same_everywhere(sum));
+  ck_assert_msg(mpi_all(pack_on(s, f, nfam, NULL, 0, MPI_COMM_WORLD, ranks, d, packed, report,
+                                err, sizeof err) == 0), "%s", err);
+  const long n = whole_packing(packed, MPI_COMM_WORLD, all);
+  int same = 1;
+  if (test_rank0()) {
+    same = n == alone->n && report->sweeps == alone->sweeps &&
+           memcmp(alone->body, *all, (size_t)n * sizeof **all) == 0;
+    printf("%ld bodies on process grid %d %d %d (at most %ld on a rank, own and copies), "
+           "%ld sweeps, %.2f s; on one rank: %ld sweeps, checksum %016llx: %s\n", n,
+           d->dims[0], d->dims[1], d->dims[2], report->most_bodies, report->sweeps,
+           report->seconds, alone->sweeps, (unsigned long long)checksum(alone->body, alone->n),
+           same ? "the same bodies" : "DIFFERENT");
+  }
+  ALL(same);
+  return n;
+}
 
-  efsi_decomp dec;
+/* On this rank's block: bodies_near against the brute-force selection from the whole list,
+ * each body drawn alone, the sum of all fractions (and the wall's) at most 1 + 1e-12.
+ * Returns the drawn volume of the bodies (all ranks). */
+static double drawn_apart(const efsi_seeding *s, const efsi_body_family *f, int nfam,
+                          const efsi_decomp *d, const efsi_packed *packed, const efsi_body *all,
+                          long n, const char *what)
+{
   efsi_grid g;
-  const int any[3] = {0, 0, 0};
-  test_decomp(&dec, &g, s->cells, any, s->periodic, s->length);
+  decomp_grid(d, s->cells, s->length, &g);
   efsi_body *mine;
   long nm = 0, expected = 0;
-  const long missing = test_near_missing(s, f, nfam, &g, all, n, NULL, &mine, &nm, &expected);
+  const long missing = test_near_missing(s, f, nfam, packed, &g, all, n, NULL, &mine, &nm,
+                                         &expected);
   ALL(missing == 0 && expected == nm);
-
   /* each body alone into one, summed into the other; the wall's fraction added */
   double *one = field_alloc(&g), *sum_phi = field_alloc(&g), *wall = field_alloc(&g);
   ck_assert(one && sum_phi && wall);
@@ -127,74 +213,101 @@ static void packed_and_drawn(const efsi_seeding *s, const efsi_body_family *f, i
   MPI_Allreduce(MPI_IN_PLACE, &volume, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Allreduce(MPI_IN_PLACE, &over, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  *drawn = volume * g.h[0] * g.h[1] * g.h[2];
   if (test_rank0())
-    printf("%s: %ld RBCs, %.4f of the region, packed in %ld sweeps (%.2f s, axis order %.3f), "
-           "checksum %016llx; largest sum of phi %.15f, %ld cells over 1 + 1e-12\n", what, n,
-           report.fraction[0], report.sweeps, report.seconds, report.order,
-           (unsigned long long)sum, most, over);
-  ck_assert_int_eq(over, 0);
+    printf("%s: largest sum of phi %.15f, %ld cells over 1 + 1e-12\n", what, most, over);
+  ALL(over == 0);
   field_free(one);
   field_free(sum_phi);
   field_free(wall);
   free(mine);
-  free(all);
-  decomp_free(&dec);
+  return volume * g.h[0] * g.h[1] * g.h[2];
 }
 
-START_TEST(dense_lumen_never_overlaps)
+/* RBCs at `fraction` of the region (volume `region`) packed on the world's process grid
+ * `ranks`: the bodies of the one-rank packing `alone`, drawn apart, and the drawn fraction
+ * the seeded one (at least `fraction`) within 1 %. */
+static void dense_case(const efsi_seeding *s, double fraction, double region,
+                       const one_rank *alone, const int ranks[3], const char *what)
 {
-  const efsi_seeding s = lumen_case();
-  const efsi_body_family f = rbcs(0.31);
-  double drawn;
-  packed_and_drawn(&s, &f, 1, 0.31, "lumen 20 um, 31 %", &drawn);
-  const double lumen = 0.25 * pi * 20 * 20 * 24;
-  const long n = lround(0.31 * lumen / shape_volume(BODY_RBC, f.size));
-  const double seeded = n * shape_volume(BODY_RBC, f.size) / lumen;
+  const efsi_body_family f = rbcs(fraction);
+  efsi_decomp d;
+  efsi_packed packed;
+  efsi_seeding_report report;
+  efsi_body *all;
+  const long n = same_as_one_rank(s, &f, 1, alone, ranks, &d, &packed, &report, &all);
+  const double seeded = report.fraction[0];
+  const double drawn = drawn_apart(s, &f, 1, &d, &packed, all, n, what) / region;
   if (test_rank0())
-    printf("lumen: drawn tube hematocrit %.5f, seeded %.5f\n", drawn / lumen, seeded);
-  ck_assert(seeded >= 0.3 && fabs(drawn / lumen / seeded - 1) < 0.01);
+    printf("%s: %ld RBCs, drawn hematocrit %.5f, seeded %.5f, axis order %.3f\n", what, n,
+           drawn, seeded, report.order);
+  ck_assert(seeded >= fraction && fabs(drawn / seeded - 1) < 0.01);
+  free(all);
+  packed_free(&packed);
+  decomp_free(&d);
 }
-END_TEST
 
 START_TEST(dense_box_never_overlaps)
 {
   const efsi_seeding s = box_case();
   const efsi_body_family f = rbcs(0.4);
-  double drawn;
-  packed_and_drawn(&s, &f, 1, 0.4, "periodic box 20 um, 40 %", &drawn);
-  const double box = 20.0 * 20 * 20;
-  const long n = lround(0.4 * box / shape_volume(BODY_RBC, f.size));
-  const double seeded = n * shape_volume(BODY_RBC, f.size) / box;
-  if (test_rank0()) printf("box: drawn hematocrit %.5f, seeded %.5f\n", drawn / box, seeded);
-  ck_assert(seeded >= 0.4 && fabs(drawn / box / seeded - 1) < 0.01);
+  const int any[3] = {0, 0, 0};
+  one_rank alone = packed_alone(&s, &f, 1);
+  dense_case(&s, 0.4, 20.0 * 20 * 20, &alone, any, "periodic box 20 um, 40 %");
+  free(alone.body);
+}
+END_TEST
+
+START_TEST(dense_lumen_never_overlaps)
+{
+  const efsi_seeding s = lumen_case(64);
+  const efsi_body_family f = rbcs(0.3);
+  /* slabs along x (on 8 ranks each has 4 of the 7 others as neighbours), and efsi's choice
+   * when it differs */
+  const int size = mpi_check_world_size(), slabs[3] = {size, 1, 1}, any[3] = {0, 0, 0};
+  int chosen[3];
+  char why[256];
+  ck_assert(decomp_plan(size, s.cells, any, s.periodic, chosen, why, sizeof why) == 0);
+  one_rank alone = packed_alone(&s, &f, 1);
+  dense_case(&s, 0.3, 0.25 * pi * 20 * 20 * 64, &alone, slabs, "lumen 20 um, 30 %");
+  if (memcmp(chosen, slabs, sizeof chosen) != 0)
+    dense_case(&s, 0.3, 0.25 * pi * 20 * 20 * 64, &alone, chosen, "lumen 20 um, 30 %");
+  free(alone.body);
 }
 END_TEST
 
 /* The packing itself, on 1 and on 2 threads: the same bodies, bit for bit.  This test and
- * the next two involve no communication and do not depend on the number of ranks: rank 0 of
- * the run with the fewest ranks alone runs them (test_rank0_once). */
+ * the next two do not depend on the number of ranks: rank 0 of the run with the fewest
+ * ranks alone runs them on a process grid of its own (test_rank0_once). */
 START_TEST(packing_ignores_the_thread_count)
 {
   if (!test_rank0_once()) return;
   const packing_region r = {.length = {16, 16, 16}, .periodic = {1, 1, 1}, .wall_margin = 0.5,
                             .gap = 0.05, .seed = 9};
   packing_family f = {.kind = BODY_RBC, .size = {8, 0, 0}, .count = 14, .rotates = 1};
-  efsi_body a[14], b[14];
+  const int cells[3] = {16, 16, 16}, one[3] = {1, 1, 1};
+  efsi_decomp d;
+  char why[256];
+  ck_assert(decomp_create(&d, MPI_COMM_SELF, cells, one, r.periodic, why, sizeof why) == 0);
+  efsi_body *a, *b;
+  long na, nb;
   packing_result ra, rb;
 #ifdef _OPENMP
   const int threads = omp_get_max_threads();
   omp_set_num_threads(1);
 #endif
-  ck_assert_int_eq(packing_run(&r, &f, 1, a, &ra), 0);
+  ck_assert_int_eq(packing_run(&r, &f, 1, &d, 0, &a, &na, &ra), 0);
 #ifdef _OPENMP
   omp_set_num_threads(2);
 #endif
-  ck_assert_int_eq(packing_run(&r, &f, 1, b, &rb), 0);
+  ck_assert_int_eq(packing_run(&r, &f, 1, &d, 0, &b, &nb, &rb), 0);
 #ifdef _OPENMP
   omp_set_num_threads(threads);
 #endif
-  ck_assert(memcmp(a, b, sizeof a) == 0 && ra.iterations == rb.iterations);
+  ck_assert(na == 14 && nb == 14);
+  ck_assert(memcmp(a, b, (size_t)na * sizeof *a) == 0 && ra.iterations == rb.iterations);
+  free(a);
+  free(b);
+  decomp_free(&d);
 }
 END_TEST
 
@@ -206,24 +319,41 @@ START_TEST(platelets_keep_to_their_band)
   efsi_body_family f[2] = {rbcs(0.2),
                            {.kind = BODY_PLATELET, .material = 1, .count = 40,
                             .size = {1, 1, 0.8}, .band = {0.7, 0.9}}};
-  efsi_body *all;
-  const long n = test_whole_list(&s, f, 2, &all);
+  const int one[3] = {1, 1, 1};
+  efsi_decomp d;
+  efsi_packed packed;
+  efsi_seeding_report report;
+  char err[512];
+  ck_assert_msg(pack_on(&s, f, 2, NULL, 0, MPI_COMM_SELF, one, &d, &packed, &report, err,
+                        sizeof err) == 0, "%s", err);
   long platelets = 0, outside = 0;
   double lo = 1, hi = 0;
-  for (long m = 0; m < n; m++) {
-    if (all[m].kind != BODY_PLATELET) continue;
-    const double r = hypot(all[m].center[1] - 13, all[m].center[2] - 13) / 12;
+  for (long m = 0; m < packed.n; m++) {
+    const efsi_body *b = &packed.body[m];
+    if (b->kind != BODY_PLATELET) continue;
+    const double r = hypot(b->center[1] - 13, b->center[2] - 13) / 12;
     lo = fmin(lo, r);
     hi = fmax(hi, r);
     outside += r < 0.7 || r > 0.9;
     platelets++;
   }
   printf("band 0.7 0.9: %ld platelets between r/(D/2) = %.4f and %.4f, with %ld RBCs\n",
-           platelets, lo, hi, n - platelets);
+         platelets, lo, hi, packed.n - platelets);
   ck_assert(platelets == 40 && outside == 0);
-  free(all);
-  /* refusals name the key */
-  char err[512];
+  /* a sphere where a packed RBC lies is refused, naming the RBC */
+  long first = 0;
+  while (packed.body[first].kind != BODY_RBC) first++;
+  efsi_body sphere = {.kind = BODY_SPHERE, .size = {1.5, 0, 0},
+                      .frame = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+  memcpy(sphere.center, packed.body[first].center, sizeof sphere.center);
+  efsi_packed again;
+  decomp_free(&d);
+  ck_assert(pack_on(&s, f, 2, &sphere, 1, MPI_COMM_SELF, one, &d, &again, &report, err,
+                    sizeof err) != 0 && strstr(err, "overlaps seeded rbc"));
+  printf("refused: %s\n", err);
+  packed_free(&packed);
+  decomp_free(&d);
+  /* refusals of the band name the key */
   long total;
   efsi_body_family bad = f[1];
   bad.band[0] = 0.9;
@@ -248,10 +378,15 @@ START_TEST(unreachable_hematocrit_names_the_limit)
   s.length[0] = s.length[1] = s.length[2] = 16;
   s.cells[0] = s.cells[1] = s.cells[2] = 32;
   s.periodic[1] = s.periodic[2] = 0;
+  const int one[3] = {1, 1, 1};
   efsi_body_family f = rbcs(0.7);
+  efsi_decomp d;
+  efsi_packed packed;
+  efsi_seeding_report report;
   char err[512] = "";
-  long total = -1;
-  ck_assert(bodies_seed(&s, &f, 1, NULL, 0, &total, NULL, err, sizeof err) != 0 && total == 0);
+  ck_assert(pack_on(&s, &f, 1, NULL, 0, MPI_COMM_SELF, one, &d, &packed, &report, err,
+                    sizeof err) != 0 && !packed.done);
+  decomp_free(&d);
   printf("refused: %s\n", err);
   const char *expect = "rbc.hematocrit = 0.7 cannot be placed: at most about ";
   ck_assert_msg(strstr(err, expect) == err, "%s", err);
@@ -260,25 +395,28 @@ START_TEST(unreachable_hematocrit_names_the_limit)
   ck_assert(strstr(err, "with random packing in the 16 x 16 x 16 box"));
   efsi_body_family many = rbcs(0);
   many.count = 30;
-  ck_assert(bodies_seed(&s, &many, 1, NULL, 0, &total, NULL, err, sizeof err) != 0);
+  ck_assert(pack_on(&s, &many, 1, NULL, 0, MPI_COMM_SELF, one, &d, &packed, &report, err,
+                    sizeof err) != 0);
+  decomp_free(&d);
   printf("refused: %s\n", err);
   const char *count = "rbc.count = 30 cannot be placed: at most about ";
   ck_assert_msg(strstr(err, count) == err, "%s", err);
   const long most = atol(err + strlen(count));
   ck_assert(most > 5 && most < 30);
   f.fraction = 0.9 * limit;
-  efsi_seeding_report report;
-  ck_assert_msg(bodies_seed(&s, &f, 1, NULL, 0, &total, &report, err, sizeof err) == 0, "%s",
-                err);
-  printf("90 %% of it, %.4f: placed (%ld RBCs, %ld sweeps)\n", report.fraction[0], total,
-           report.sweeps);
+  ck_assert_msg(pack_on(&s, &f, 1, NULL, 0, MPI_COMM_SELF, one, &d, &packed, &report, err,
+                        sizeof err) == 0, "%s", err);
+  printf("90 %% of it, %.4f: placed (%ld RBCs, %ld sweeps)\n", report.fraction[0],
+         report.count[0], report.sweeps);
+  packed_free(&packed);
+  decomp_free(&d);
 }
 END_TEST
 
 static Suite *packing_suite(void)
 {
   Suite *s = suite_create("packing");
-  const TTest *tests[] = {dense_lumen_never_overlaps, dense_box_never_overlaps,
+  const TTest *tests[] = {dense_box_never_overlaps, dense_lumen_never_overlaps,
                           packing_ignores_the_thread_count, platelets_keep_to_their_band,
                           unreachable_hematocrit_names_the_limit, NULL};
   test_case_add(s, "packing", 600, tests);

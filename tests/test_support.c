@@ -152,7 +152,7 @@ long test_whole_list(const efsi_seeding *s, const efsi_body_family *f, int nfam,
   efsi_body *near;
   long n = 0, kept = 0;
   const double lo[3] = {0, 0, 0};
-  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, s->length, &near, &n) == 0);
+  ck_assert(bodies_near(s, f, nfam, NULL, 0, NULL, lo, s->length, &near, &n) == 0);
   for (long m = 0; m < n; m++) {
     int base = 1;
     for (int d = 0; d < 3; d++) base &= near[m].center[d] >= 0 && near[m].center[d] < s->length[d];
@@ -172,15 +172,15 @@ long test_whole_list(const efsi_seeding *s, const efsi_body_family *f, int nfam,
 }
 
 long test_near_missing(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                       const efsi_grid *g, const efsi_body *all, long n, char *owned,
-                       efsi_body **mine, long *nm, long *expected)
+                       const efsi_packed *packed, const efsi_grid *g, const efsi_body *all,
+                       long n, char *owned, efsi_body **mine, long *nm, long *expected)
 {
   double lo[3], hi[3];
   for (int d = 0; d < 3; d++) {
     lo[d] = g->offset[d] * g->h[d];
     hi[d] = (g->offset[d] + g->n[d]) * g->h[d];
   }
-  ck_assert(bodies_near(s, f, nfam, NULL, 0, lo, hi, mine, nm) == 0);
+  ck_assert(bodies_near(s, f, nfam, NULL, 0, packed, lo, hi, mine, nm) == 0);
   long missing = 0;
   *expected = 0;
   for (long b = 0; b < n; b++)

@@ -88,19 +88,20 @@ int mpi_all(int condition);
 void test_decomp(efsi_decomp *d, efsi_grid *g, const int cells[3], const int ranks[3],
                  const int periodic[3], const double length[3]);
 
-/* The whole domain's bodies of a seeding (bodies_near over the box), base images only (centre
- * inside the box), in id order: *list (free it) and their number.  Fails the test unless
- * the ids are 0 .. n-1, each once. */
+/* The whole domain's bodies of a lattice seeding (bodies_near over the box), base images
+ * only (centre inside the box), in id order: *list (free it) and their number.  Fails the
+ * test unless the ids are 0 .. n-1, each once. */
 long test_whole_list(const efsi_seeding *s, const efsi_body_family *f, int nfam,
                      efsi_body **list);
 
-/* bodies_near on this rank's block g (*mine, *nm; free *mine) against a brute force over
- * every periodic image of the n bodies of all whose bounding sphere meets the block
- * (*expected of them).  Returns how many of those bodies_near missed; owned[b] (n chars, or
- * NULL) is set to 1 where the base image of body b meets the block. */
+/* bodies_near on this rank's block g (*mine, *nm; free *mine; packed: a random packing's
+ * bodies on this rank, NULL for a lattice) against a brute force over every periodic image
+ * of the n bodies of all whose bounding sphere meets the block (*expected of them).  Returns
+ * how many of those bodies_near missed; owned[b] (n chars, or NULL) is set to 1 where the
+ * base image of body b meets the block. */
 long test_near_missing(const efsi_seeding *s, const efsi_body_family *f, int nfam,
-                       const efsi_grid *g, const efsi_body *all, long n, char *owned,
-                       efsi_body **mine, long *nm, long *expected);
+                       const efsi_packed *packed, const efsi_grid *g, const efsi_body *all,
+                       long n, char *owned, efsi_body **mine, long *nm, long *expected);
 
 /* The largest relative difference between process grids a test of invariance accepts: 0
  * (bit for bit) in every build but the one that fuses multiply-adds (--enable-native=fma),

@@ -1,10 +1,11 @@
 /* Local reductions on the GPU (the contract is in stencils/reductions.h; mirrors
- * reductions.c): one thread block per z-plane forms the plane's partial results, its threads
- * striding over the plane's points, then a fixed tree inside the block; the partials go to
- * the host, which combines the planes in k order with the CPU's reduce_planes.  The order is
- * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so for
- * the diagnostics GPU and CPU agree to round-off -- the ACM sums, in double-double, agree
- * bit for bit.  No floating-point atomics. */
+ * reductions.c): one thread block per z-plane (the ACM sums: a few per plane, each a chunk
+ * of it, then added on the device in chunk order) forms the plane's partial results, its
+ * threads striding over the plane's points, then a fixed tree inside the block; the planes'
+ * partials go to the host, which combines them in k order with the CPU's reduce_planes.  The order is fixed, so two runs give the same bits;
+ * it is not the CPU's order within a plane, so for the diagnostics GPU and CPU agree to
+ * round-off -- the ACM sums, in double-double, agree bit for bit.  No floating-point
+ * atomics. */
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
@@ -66,22 +67,26 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
   reduce_planes(host, g->n[2], COUNT, combine, out);
 }
 
-/* The ACM sums in double-double (base/dd.h): each thread adds its points into its own
- * pairs, the block adds the pairs in a fixed tree; the plane pairs go to the host and are
- * added in k order -- the rounded sums are the CPU's (docs/parallel.md, "Reductions"). */
+/* The ACM sums in double-double (base/dd.h): a plane is cut into gridDim.y chunks, each a
+ * block's (one block a plane left most multiprocessors idle at 72^3 to 128^3: the
+ * Laplacians inside make a point's work long); each thread adds its points into its own
+ * pairs, the block adds the pairs in a fixed tree; acm_chunks_kernel adds each plane's
+ * chunks in order, and the planes' pairs go to the host, which adds them in k order -- the
+ * rounded sums are the CPU's, as double-double sums do not depend on the order of their
+ * terms (docs/parallel.md, "Reductions"). */
 __global__ void __launch_bounds__(PLANE_THREADS)
 acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, int laplacians,
                  double ih2x, double ih2y, double ih2z, const double *div, const double *p,
                  const double *u, double *plane)
 {
   __shared__ dd_sum part[SUM_COUNT][PLANE_THREADS];
-  const int t = threadIdx.x, k = blockIdx.x;
+  const int t = threadIdx.x, k = blockIdx.x, chunk = blockIdx.y, chunks = gridDim.y;
   const ptrdiff_t s[3] = {1, s1, s2};
   const double ih2[3] = {ih2x, ih2y, ih2z};
   dd_sum acc[SUM_COUNT];
   for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
   const long points = (long)n0 * n1;
-  for (long q = t; q < points; q += PLANE_THREADS) {
+  for (long q = (long)chunk * PLANE_THREADS + t; q < points; q += (long)chunks * PLANE_THREADS) {
     const int i = (int)(q % n0), j = (int)(q / n0);
     double x[SUM_COUNT];
     acm_terms(div, p, u, origin + i + s1 * j + s2 * k, s, ih2, laplacians, x);
@@ -96,23 +101,48 @@ acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, i
     __syncthreads();
   }
   if (t < SUM_COUNT) {
-    plane[2 * ((size_t)k * SUM_COUNT + t)] = part[t][0].hi;
-    plane[2 * ((size_t)k * SUM_COUNT + t) + 1] = part[t][0].lo;
+    const size_t at = (size_t)k * chunks + chunk;
+    plane[2 * (at * SUM_COUNT + t)] = part[t][0].hi;
+    plane[2 * (at * SUM_COUNT + t) + 1] = part[t][0].lo;
   }
+}
+
+/* The chunks' pairs of each plane and sum added in chunk order (one thread a plane and
+ * sum), so that the host adds n[2] planes' pairs, as without chunks. */
+__global__ void acm_chunks_kernel(int planes, int chunks, const double *chunk_pairs,
+                                  double *plane)
+{
+  const int item = blockIdx.x * blockDim.x + threadIdx.x;
+  if (item >= planes * SUM_COUNT) return;
+  const int k = item / SUM_COUNT, c = item % SUM_COUNT;
+  dd_sum s = {0.0, 0.0};
+  for (int m = 0; m < chunks; m++) {
+    const double *pair = chunk_pairs + 2 * (((size_t)k * chunks + m) * SUM_COUNT + c);
+    s = dd_add_dd(s, dd_sum{pair[0], pair[1]});
+  }
+  plane[2 * item] = s.hi;
+  plane[2 * item + 1] = s.lo;
 }
 
 void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const double *p,
                    const double *u, efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
-  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT;
-  double *plane = (double *)scratch_work(scratch, n * sizeof(double));
+  /* about four blocks a multiprocessor in all */
+  int chunks = (4 * cuda_multiprocessors() + g->n[2] - 1) / g->n[2];
+  chunks = chunks < 1 ? 1 : chunks > ACM_GPU_CHUNKS_MAX ? ACM_GPU_CHUNKS_MAX : chunks;
+  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT, chunked = n * chunks;
+  double *chunk_pairs = (double *)scratch_work(scratch, (chunked + n) * sizeof(double));
+  double *plane = chunk_pairs + chunked;
   double *host = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
-  acm_plane_kernel<<<g->n[2], PLANE_THREADS, 0, stream>>>(
+  acm_plane_kernel<<<dim3((unsigned)g->n[2], (unsigned)chunks), PLANE_THREADS, 0, stream>>>(
       g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], laplacians,
       g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1], g->inv_h[2] * g->inv_h[2], div, p,
-      u, plane);
+      u, chunk_pairs);
   cuda_launched("acm_sums");
+  const int items = g->n[2] * SUM_COUNT;
+  acm_chunks_kernel<<<(items + 127) / 128, 128, 0, stream>>>(g->n[2], chunks, chunk_pairs, plane);
+  cuda_launched("acm_sums (chunks)");
   CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   reduce_planes_dd(host, g->n[2], SUM_COUNT, sums);
