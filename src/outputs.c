@@ -73,6 +73,67 @@ int outputs_average_arrays(const efsi_config *c, int nmat)
   return words;
 }
 
+/* The names of the case's fields (as state_snapshot names them). */
+static void names_of_case(const efsi_case *cs, efsi_snapshot *names)
+{
+  efsi_state shell;
+  memset(&shell, 0, sizeof shell);
+  shell.nmat = cs->nmat;
+  for (int m = 0; m < cs->nmat; m++)
+    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
+  state_snapshot(&shell, 1, names);
+}
+
+int outputs_fields_count(const efsi_case *cs)
+{
+  efsi_snapshot names;
+  unsigned char use[MAX_FIELDS];
+  names_of_case(cs, &names);
+  return pick_fields(&names, cs->config->fields_list, use);
+}
+
+/* Files at a cadence every (> 0: each multiple; 0: the end only; < 0: never) over steps
+ * steps, at step 0 too when every > 0. */
+static double files_at(long every, double steps)
+{
+  if (every < 0) return 0;
+  if (every == 0) return 1;
+  return floor(steps / (double)every) + 1 + (fmod(steps, (double)every) != 0 ? 1 : 0);
+}
+
+double outputs_plan_bytes(const efsi_case *cs, double steps, long bodies, long *files)
+{
+  const efsi_config *c = cs->config;
+  efsi_snapshot names;
+  unsigned char use[MAX_FIELDS];
+  names_of_case(cs, &names);
+  const double n[3] = {c->cells[0], c->cells[1], c->cells[2]};
+  double box_cells = 1, slice_cells = 0;
+  for (int d = 0; d < 3; d++) {
+    const double h = c->length[d] / c->cells[d];
+    const double hi = isnan(c->box_hi[d]) ? c->length[d] : c->box_hi[d];
+    const double across = floor(hi / h - 0.5) - ceil(c->box_lo[d] / h - 0.5) + 1;
+    box_cells *= fmax(ceil(across / c->box_stride[d]), 0);
+    slice_cells += c->slice_at[d].n * n[0] * n[1] * n[2] / n[d];
+  }
+  const double header = 16384.0;
+  const double box = files_at(c->box.every, steps), slices =
+    c->slice_at[0].n + c->slice_at[1].n + c->slice_at[2].n > 0 ? files_at(c->slices.every, steps) : 0;
+  double bytes = box * (8.0 * box_cells * pick_fields(&names, c->box.fields, use) + header)
+               + slices * (8.0 * slice_cells * pick_fields(&names, c->slices.fields, use) + header);
+  *files = (long)fmin(box + slices, 1e18);
+  if (c->average_every > 0) {
+    bytes += 8.0 * n[0] * n[1] * n[2] * outputs_average_arrays(c, cs->nmat) + header;
+    ++*files;
+  }
+  if (bodies > 0) {
+    const long every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
+                                                                   : c->bodies_every;
+    bytes += (files_at(every, steps) + 1) * 16.0 * 8.0 * (double)bodies + header;
+  }
+  return bytes;
+}
+
 /* The cell index of position x along d: the cell that holds it (the last for x = L). */
 static int cell_of(const efsi_grid *g, int d, double x)
 {
@@ -93,14 +154,7 @@ efsi_outputs *outputs_create(const efsi_case *cs, const efsi_grid *g, const efsi
   o->c = c;
   o->b = b;
   o->g = *g;
-  /* the names of the case's fields, from a state without arrays */
-  efsi_state shell;
-  memset(&shell, 0, sizeof shell);
-  shell.grid = *g;
-  shell.nmat = cs->nmat;
-  for (int m = 0; m < cs->nmat; m++)
-    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
-  state_snapshot(&shell, 1, &o->names);
+  names_of_case(cs, &o->names);
   o->names.grid = &o->g;
   pick_fields(&o->names, c->fields_list, o->use_fields);
   pick_fields(&o->names, c->box.fields, o->use_box);

@@ -25,6 +25,13 @@ void outputs_free(efsi_outputs *o);
  * arrays outputs_create allocates for them, as case_memory counts them. */
 int outputs_average_arrays(const efsi_config *c, int nmat);
 
+/* What efsi --check counts of the outputs (docs/output.md; uncompressed: deflate and
+ * quantization only shrink them): the fields the fields files hold, and the bytes over
+ * steps steps of the box, slices and average files and of bodies.nc (bodies of them, at
+ * output.bodies_every), *files the number of such files. */
+int outputs_fields_count(const efsi_case *cs);
+double outputs_plan_bytes(const efsi_case *cs, double steps, long bodies, long *files);
+
 /* Collective: the fields file at path of the host state s (output.fields, output.deflate,
  * output.quantize). */
 void outputs_write_fields(efsi_outputs *o, const char *path, efsi_state *s,
