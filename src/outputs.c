@@ -290,19 +290,23 @@ void outputs_write_slices(efsi_outputs *o, const char *dir, efsi_state *s, const
              "efsi fields on planes of cells (slices.x, slices.y, slices.z)", d);
 }
 
-int outputs_sample_due(const efsi_outputs *o, const efsi_state *s, int last)
+/* At average.start or later, and not in the sums already. */
+static int may_sample(const efsi_outputs *o, const efsi_state *s)
 {
   const efsi_config *c = o->c;
-  if (o->naverage == 0) return 0;
-  if (!(s->step % c->average_every == 0 || last)) return 0;
   /* the analyses' tolerance on a window's start (verify/hematocrit_analysis.py) */
   if (!(s->time >= c->average_start - 1e-9 * fmax(c->average_start, 1.0))) return 0;
-  return !(o->samples > 0 && o->last_step == s->step);   /* this step is in already */
+  return !(o->samples > 0 && o->last_step == s->step);
 }
 
-int outputs_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k, int last)
+int outputs_sample_due(const efsi_outputs *o, const efsi_state *s)
 {
-  if (!outputs_sample_due(o, s, last)) return 0;
+  return o->naverage > 0 && s->step % o->c->average_every == 0 && may_sample(o, s);
+}
+
+/* Adds s to the sums. */
+static void add_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k)
+{
   efsi_snapshot snap;
   state_snapshot((efsi_state *)s, 1, &snap);
   for (int a = 0; a < o->naverage; a++) {
@@ -316,7 +320,18 @@ int outputs_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k, 
   o->samples++;
   o->last_step = s->step;
   o->last_time = s->time;
+}
+
+int outputs_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k)
+{
+  if (!outputs_sample_due(o, s)) return 0;
+  add_sample(o, s, k);
   return 1;
+}
+
+void outputs_sample_end(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k)
+{
+  if (o->naverage > 0 && may_sample(o, s)) add_sample(o, s, k);
 }
 
 /* The host copies of the sums hold the sums. */

@@ -45,13 +45,20 @@ int outputs_slices_due(const efsi_outputs *o, long step, int last);
 void outputs_write_box(efsi_outputs *o, const char *dir, efsi_state *s, const efsi_decomp *d);
 void outputs_write_slices(efsi_outputs *o, const char *dir, efsi_state *s, const efsi_decomp *d);
 
-/* Is the state s a sample of the averages: a step of average.sample_every or the run's
- * last step (last), at average.start or later, not in the sums already? */
-int outputs_sample_due(const efsi_outputs *o, const efsi_state *s, int last);
+/* Is the state s a sample of the averages: a step of average.sample_every, at
+ * average.start or later, not in the sums already? */
+int outputs_sample_due(const efsi_outputs *o, const efsi_state *s);
 
 /* Adds the state s (the backend's, halos valid for the velocity at the high side) to the
  * sums when it is a sample (outputs_sample_due).  Returns whether it did. */
-int outputs_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k, int last);
+int outputs_sample(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k);
+
+/* At the end of a run that reached it, after its last restart file: the last step is a
+ * sample of the last average.nc too when it is not one of the sums already (and is at
+ * average.start or later), so that average.nc covers the run to its end; the restart
+ * files carry the sums of the cadence's steps alone, so that a run continued past that
+ * end (a raised time.end_time) averages what the uninterrupted run does. */
+void outputs_sample_end(efsi_outputs *o, const efsi_state *s, const efsi_kernels *k);
 
 /* Collective: dir/average.nc, the averages of the samples so far (nothing without one). */
 void outputs_write_average(efsi_outputs *o, const char *dir, const efsi_decomp *d,

@@ -103,10 +103,12 @@ static void write_selective(output_state *o, int last)
   timer_stop(&o->sv->timers, TIMER_IO);
 }
 
-/* average.nc: at every restart file and at the end. */
-static void write_average(output_state *o)
+/* average.nc: at every restart file, and at the end with the last step in it
+ * (outputs_sample_end). */
+static void write_average(output_state *o, int end)
 {
   timer_start(&o->sv->timers, TIMER_IO);
+  if (end) outputs_sample_end(o->outputs, o->s, o->sv->k);
   outputs_write_average(o->outputs, o->dir, o->d, o->c->name, o->host->run_id);
   timer_stop(&o->sv->timers, TIMER_IO);
 }
@@ -122,7 +124,6 @@ static void write_restart(output_state *o)
   state_write_restart_with(o->dir, o->host, o->d, n, all, o->outputs);
   free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
-  write_average(o);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
   o->restart_step = o->s->step;
   o->restarts_written++;
@@ -377,7 +378,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
       write_bodies(&o);
     if (c->fields_every > 0) write_fields(&o);
     write_selective(&o, 0);
-    outputs_sample(o.outputs, sp, sv.k, 0);
+    outputs_sample(o.outputs, sp, sv.k);
   }
 
   o.budget.limit = c->wall_limit;
@@ -405,10 +406,11 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
                        : o.bodies_every >= 0 && (due(o.bodies_every, sp->step) || last || stop));
     const int selective = outputs_box_due(o.outputs, sp->step, last)
                        || outputs_slices_due(o.outputs, sp->step, last);
-    const int sample = outputs_sample_due(o.outputs, sp, last);
+    const int sample = outputs_sample_due(o.outputs, sp);
     /* the exchange of the new state stays in flight into the next step unless it is read
      * (an average's sample reads it too) */
-    if (diagnostics || fields || restart || bodies || selective || sample) solver_sync(&sv, sp);
+    if (diagnostics || fields || restart || bodies || selective || sample || last)
+      solver_sync(&sv, sp);
     if (diagnostics) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
       if (!isfinite(ratio)) {
@@ -425,11 +427,11 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
       }
     }
     if (bodies) write_bodies(&o);
-    if (sample) outputs_sample(o.outputs, sp, sv.k, last);
+    if (sample) outputs_sample(o.outputs, sp, sv.k);
     if (fields) write_fields(&o);
     if (selective) write_selective(&o, last);
     if (restart) write_restart(&o);
-    else if (last) write_average(&o);
+    if (restart || last) write_average(&o, last);
     if (d->rank == 0 && c->progress_seconds > 0) {
       const double now = MPI_Wtime();
       if (now - progress_wall >= c->progress_seconds) {
@@ -447,9 +449,10 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   backend_wait(b);
   const double seconds = MPI_Wtime() - start;
   timers_collect(&sv.timers);
-  if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
+  if (status == 0 && first_step == sp->step) {   /* a run that took no step (time.steps = 0) */
     if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
     if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
+    write_average(&o, 1);
   }
   diagnostics_close(&o.diagnostics);
   csv_close(&o.bodies_table);
