@@ -14,5 +14,5 @@ verify_efsi_machine_LDADD = -lm
 dist_noinst_SCRIPTS += verify/bench verify/bench-fluid verify/scaling verify/vectorisation \
   verify/core-speeds verify/study-acm-smac verify/solid-couette verify/same-results \
   verify/roscoe verify/hematocrit-study verify/compare-restarts verify/gpu-check \
-  verify/sphere-shear verify/scaling-model verify/seeding-bench
+  verify/sphere-shear verify/scaling-model verify/weak-scaling-study verify/seeding-bench
 dist_noinst_DATA += verify/roscoe_theory.py verify/hematocrit_analysis.py
