@@ -64,7 +64,10 @@ struct efsi_body_shapes {
   int material[BODY_KINDS];
   double reach[BODY_KINDS], reach_max;
   MPI_Datatype tracer_type, message_type;
-  efsi_tracer *candidate;    /* the local tracers, then the copies from other ranks */
+  efsi_tracer *candidate;    /* the local tracers and the copies from other ranks, in the
+                                order of their cells (z, y, x): the sums of the bodies of a
+                                row of cells lie together in memory */
+  char *local;               /* candidate p is a tracer of this rank's */
   long ncandidates, candidate_capacity;
   efsi_body_record *record;  /* this rank's share */
   long first, count;
@@ -134,6 +137,7 @@ void body_shapes_free(efsi_body_shapes *s)
   MPI_CHECK(MPI_Type_free(&s->tracer_type));
   MPI_CHECK(MPI_Type_free(&s->message_type));
   free(s->candidate);
+  free(s->local);
   free(s->record);
   free(s);
 }
@@ -175,6 +179,18 @@ static void blocks_near(const efsi_body_shapes *s, int d, double x, double reach
   }
   *lo = first;
   *n = last >= first ? last - first + 1 : 0;
+}
+
+/* A candidate's place in the order of the cells. */
+typedef struct {
+  long cell, id, index;
+} cell_key;
+
+static int by_cell(const void *a, const void *b)
+{
+  const cell_key *x = a, *y = b;
+  if (x->cell != y->cell) return x->cell < y->cell ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
 }
 
 /* Step 1: candidates <- the local tracers and copies of the tracers of other ranks whose
@@ -232,9 +248,30 @@ static void gather_candidates(efsi_body_shapes *s, const efsi_tracer *local, lon
     s->candidate = efsi_realloc(s->candidate, (size_t)s->candidate_capacity
                                 * sizeof *s->candidate, "body shapes");
   }
-  if (nlocal > 0) memcpy(s->candidate, local, (size_t)nlocal * sizeof *local);
-  MPI_CHECK(MPI_Alltoallv(out, scounts, sdispls, s->tracer_type, s->candidate + nlocal,
-                          rcounts, rdispls, s->tracer_type, dc->comm));
+  efsi_tracer *all = efsi_malloc((size_t)(need > 0 ? need : 1) * sizeof *all, "body shapes");
+  if (nlocal > 0) memcpy(all, local, (size_t)nlocal * sizeof *local);
+  MPI_CHECK(MPI_Alltoallv(out, scounts, sdispls, s->tracer_type, all + nlocal, rcounts, rdispls,
+                          s->tracer_type, dc->comm));
+  /* in the order of their cells, then ids (the order changes no sum: they are exact) */
+  cell_key *key = efsi_malloc((size_t)(need > 0 ? need : 1) * sizeof *key, "body shapes");
+  for (long c = 0; c < need; c++) {
+    long cell[3];
+    for (int d = 0; d < 3; d++) {
+      cell[d] = (long)floor(all[c].x[d] * s->g.inv_h[d]);
+      cell[d] = cell[d] < 0 ? 0 : cell[d] >= s->g.global_n[d] ? s->g.global_n[d] - 1 : cell[d];
+    }
+    key[c].cell = (cell[2] * s->g.global_n[1] + cell[1]) * s->g.global_n[0] + cell[0];
+    key[c].id = all[c].id;
+    key[c].index = c;
+  }
+  qsort(key, (size_t)need, sizeof *key, by_cell);
+  s->local = efsi_realloc(s->local, (size_t)(need > 0 ? need : 1), "body shapes");
+  for (long p = 0; p < need; p++) {
+    s->candidate[p] = all[key[p].index];
+    s->local[p] = key[p].index < nlocal;
+  }
+  free(key);
+  free(all);
   s->ncandidates = need;
   free(out);
   free(next);
@@ -364,6 +401,15 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
         const image *best = NULL;
         double best_d2 = 0.0, best_dx[3] = {0, 0, 0};
         long best_id = 0;
+        /* the squared distance from the cell to the faces of its bucket: the gap to a
+         * neighbouring bucket along d (offset -1, 0, +1) */
+        double face2[3][3];
+        for (int d = 0; d < 3; d++) {
+          const double lo = bk->origin[d] + b[d] * bk->size[d];
+          face2[d][0] = (xc[d] - lo) * (xc[d] - lo);
+          face2[d][1] = 0.0;
+          face2[d][2] = (lo + bk->size[d] - xc[d]) * (lo + bk->size[d] - xc[d]);
+        }
         /* the cell's own bucket first, then the 26 around it, each only when its box comes
          * as near as the best so far (ties included) */
         for (int q = 0; q < 27; q++) {
@@ -373,12 +419,7 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
               || bc[2] >= bk->n[2])
             continue;
           if (best) {
-            double gap2 = 0.0;
-            for (int d = 0; d < 3; d++) {
-              const double lo = bk->origin[d] + bc[d] * bk->size[d], hi = lo + bk->size[d];
-              const double gap = xc[d] < lo ? lo - xc[d] : xc[d] > hi ? xc[d] - hi : 0.0;
-              gap2 += gap * gap;
-            }
+            const double gap2 = face2[0][order % 3] + face2[1][order / 3 % 3] + face2[2][order / 9];
             /* a tie must never be passed over: the slack covers the rounding of gap2 */
             if (gap2 > best_d2 * (1.0 + 1e-9)) continue;
           }
@@ -418,7 +459,7 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
 
 /* Step 3: the partial sums and the tracers to the writing ranks; the records of this
  * rank's share. */
-static void share(efsi_body_shapes *s, long nlocal, const fixed *sums)
+static void share(efsi_body_shapes *s, const fixed *sums)
 {
   const efsi_decomp *dc = s->d;
   const int size = dc->size;
@@ -426,7 +467,7 @@ static void share(efsi_body_shapes *s, long nlocal, const fixed *sums)
   long *recv_count = efsi_calloc((size_t)size, sizeof *recv_count, "body shapes");
   char *sends = efsi_calloc((size_t)(s->ncandidates > 0 ? s->ncandidates : 1), 1, "body shapes");
   for (long c = 0; c < s->ncandidates; c++) {
-    int touched = c < nlocal;
+    int touched = s->local[c];
     for (int q = 0; q < SUMS && !touched; q++) touched = sums[c * SUMS + q] != 0;
     if (!touched) continue;
     const long id = s->candidate[c].id;
@@ -454,7 +495,7 @@ static void share(efsi_body_shapes *s, long nlocal, const fixed *sums)
     memcpy(m->sum, sums + c * SUMS, sizeof m->sum);
     m->id = t->id;
     m->kind = t->kind;
-    m->has_tracer = c < nlocal;
+    m->has_tracer = s->local[c];
     memcpy(m->x, t->x, sizeof m->x);
     memcpy(m->v, t->v, sizeof m->v);
   }
@@ -531,7 +572,7 @@ const efsi_body_record *body_shapes_compute(efsi_body_shapes *s, const efsi_trac
     accumulate(s, &bk, phi[m], sums);
     buckets_free(&bk);
   }
-  share(s, nlocal, sums);
+  share(s, sums);
   free(sums);
   return s->record;
 }
