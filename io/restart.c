@@ -53,9 +53,9 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
     NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "efsi_restart_format", NC_INT, 1, &format));
     NCFILE_CHECK(&f, nc_put_att_int(f.ncid, NC_GLOBAL, "grid_cells", NC_INT, 3, g->global_n));
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "grid_length", NC_DOUBLE, 3, g->length));
-    for (int dir = 1; dir < 3; dir++) {
-      const char *type = boundary_name(d->periodic[dir]);
-      NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, dir == 1 ? "boundary_y" : "boundary_z",
+    for (int side = 1; side < 3; side++) {
+      const char *type = boundary_name(d->periodic[side]);
+      NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, side == 1 ? "boundary_y" : "boundary_z",
                                strlen(type), type));
     }
     NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, "materials", strlen(materials), materials));

@@ -162,6 +162,46 @@ static long displacements(const long *count, int size, int *counts, int *displs)
   return at;
 }
 
+/* One all-to-all exchange of items: how many go to each rank (count[r], filled by the
+ * caller), then, after exchange_counts, how many come from each, as MPI's counts and
+ * displacements; next[r] is the caller's fill position in rank r's part of the send
+ * buffer. */
+typedef struct {
+  long *count, *from, *next;
+  int *scounts, *sdispls, *rcounts, *rdispls;
+  long nsend, nrecv;
+} exchange;
+
+static void exchange_open(exchange *x, int size)
+{
+  x->count = efsi_calloc((size_t)size, sizeof *x->count, "body shapes");
+  x->from = efsi_calloc((size_t)size, sizeof *x->from, "body shapes");
+  x->next = efsi_calloc((size_t)size, sizeof *x->next, "body shapes");
+  x->scounts = efsi_malloc((size_t)size * sizeof *x->scounts, "body shapes");
+  x->sdispls = efsi_malloc((size_t)size * sizeof *x->sdispls, "body shapes");
+  x->rcounts = efsi_malloc((size_t)size * sizeof *x->rcounts, "body shapes");
+  x->rdispls = efsi_malloc((size_t)size * sizeof *x->rdispls, "body shapes");
+}
+
+/* Collective: the counts of every rank to every other. */
+static void exchange_counts(exchange *x, const efsi_decomp *d)
+{
+  MPI_CHECK(MPI_Alltoall(x->count, 1, MPI_LONG, x->from, 1, MPI_LONG, d->comm));
+  x->nsend = displacements(x->count, d->size, x->scounts, x->sdispls);
+  x->nrecv = displacements(x->from, d->size, x->rcounts, x->rdispls);
+}
+
+static void exchange_close(exchange *x)
+{
+  free(x->count);
+  free(x->from);
+  free(x->next);
+  free(x->scounts);
+  free(x->sdispls);
+  free(x->rcounts);
+  free(x->rdispls);
+}
+
 /* The block coordinates along d within reach of coordinate x: lo .. lo + n - 1, each
  * taken modulo the number of blocks in a periodic direction (distinct: n <= dims). */
 static void blocks_near(const efsi_body_shapes *s, int d, double x, double reach, long *lo,
@@ -198,9 +238,8 @@ static int by_cell(const void *a, const void *b)
 static void gather_candidates(efsi_body_shapes *s, const efsi_tracer *local, long nlocal)
 {
   const efsi_decomp *dc = s->d;
-  const int size = dc->size;
-  long *send_count = efsi_calloc((size_t)size, sizeof *send_count, "body shapes");
-  long *recv_count = efsi_calloc((size_t)size, sizeof *recv_count, "body shapes");
+  exchange x;
+  exchange_open(&x, dc->size);
   long *target = NULL;       /* (tracer, rank) pairs */
   long ntargets = 0, target_capacity = 0;
   /* every (tracer, rank) pair, in tracer order */
@@ -226,23 +265,16 @@ static void gather_candidates(efsi_body_shapes *s, const efsi_tracer *local, lon
           target[2 * ntargets] = t;
           target[2 * ntargets + 1] = rank;
           ntargets++;
-          send_count[rank]++;
+          x.count[rank]++;
         }
   }
-  MPI_CHECK(MPI_Alltoall(send_count, 1, MPI_LONG, recv_count, 1, MPI_LONG, dc->comm));
-  int *scounts = efsi_malloc((size_t)size * sizeof *scounts, "body shapes");
-  int *sdispls = efsi_malloc((size_t)size * sizeof *sdispls, "body shapes");
-  int *rcounts = efsi_malloc((size_t)size * sizeof *rcounts, "body shapes");
-  int *rdispls = efsi_malloc((size_t)size * sizeof *rdispls, "body shapes");
-  const long nsend = displacements(send_count, size, scounts, sdispls);
-  const long nrecv = displacements(recv_count, size, rcounts, rdispls);
-  efsi_tracer *out = efsi_malloc((size_t)(nsend > 0 ? nsend : 1) * sizeof *out, "body shapes");
-  long *next = efsi_calloc((size_t)size, sizeof *next, "body shapes");
+  exchange_counts(&x, dc);
+  efsi_tracer *out = efsi_malloc((size_t)(x.nsend > 0 ? x.nsend : 1) * sizeof *out, "body shapes");
   for (long p = 0; p < ntargets; p++) {
     const int rank = (int)target[2 * p + 1];
-    out[sdispls[rank] + next[rank]++] = local[target[2 * p]];
+    out[x.sdispls[rank] + x.next[rank]++] = local[target[2 * p]];
   }
-  const long need = nlocal + nrecv;
+  const long need = nlocal + x.nrecv;
   if (need > s->candidate_capacity) {
     s->candidate_capacity = need > 0 ? need : 1;
     s->candidate = efsi_realloc(s->candidate, (size_t)s->candidate_capacity
@@ -250,8 +282,8 @@ static void gather_candidates(efsi_body_shapes *s, const efsi_tracer *local, lon
   }
   efsi_tracer *all = efsi_malloc((size_t)(need > 0 ? need : 1) * sizeof *all, "body shapes");
   if (nlocal > 0) memcpy(all, local, (size_t)nlocal * sizeof *local);
-  MPI_CHECK(MPI_Alltoallv(out, scounts, sdispls, s->tracer_type, all + nlocal, rcounts, rdispls,
-                          s->tracer_type, dc->comm));
+  MPI_CHECK(MPI_Alltoallv(out, x.scounts, x.sdispls, s->tracer_type, all + nlocal, x.rcounts,
+                          x.rdispls, s->tracer_type, dc->comm));
   /* in the order of their cells, then ids (the order changes no sum: they are exact) */
   cell_key *key = efsi_malloc((size_t)(need > 0 ? need : 1) * sizeof *key, "body shapes");
   for (long c = 0; c < need; c++) {
@@ -274,14 +306,8 @@ static void gather_candidates(efsi_body_shapes *s, const efsi_tracer *local, lon
   free(all);
   s->ncandidates = need;
   free(out);
-  free(next);
   free(target);
-  free(send_count);
-  free(recv_count);
-  free(scounts);
-  free(sdispls);
-  free(rcounts);
-  free(rdispls);
+  exchange_close(&x);
 }
 
 /* The tracer images of one material sorted into buckets over the block widened by the
@@ -462,9 +488,8 @@ static void accumulate(const efsi_body_shapes *s, const buckets *bk, const doubl
 static void share(efsi_body_shapes *s, const fixed *sums)
 {
   const efsi_decomp *dc = s->d;
-  const int size = dc->size;
-  long *send_count = efsi_calloc((size_t)size, sizeof *send_count, "body shapes");
-  long *recv_count = efsi_calloc((size_t)size, sizeof *recv_count, "body shapes");
+  exchange x;
+  exchange_open(&x, dc->size);
   char *sends = efsi_calloc((size_t)(s->ncandidates > 0 ? s->ncandidates : 1), 1, "body shapes");
   for (long c = 0; c < s->ncandidates; c++) {
     int touched = s->local[c];
@@ -475,23 +500,16 @@ static void share(efsi_body_shapes *s, const fixed *sums)
       efsi_abort(EFSI_EXIT_RUNTIME, "body shapes: body %ld is not one of the case's %ld (ids "
                  "0 to %ld)", id, s->total, s->total - 1);
     sends[c] = 1;
-    send_count[writer_of(s, id)]++;
+    x.count[writer_of(s, id)]++;
   }
-  MPI_CHECK(MPI_Alltoall(send_count, 1, MPI_LONG, recv_count, 1, MPI_LONG, dc->comm));
-  int *scounts = efsi_malloc((size_t)size * sizeof *scounts, "body shapes");
-  int *sdispls = efsi_malloc((size_t)size * sizeof *sdispls, "body shapes");
-  int *rcounts = efsi_malloc((size_t)size * sizeof *rcounts, "body shapes");
-  int *rdispls = efsi_malloc((size_t)size * sizeof *rdispls, "body shapes");
-  const long nsend = displacements(send_count, size, scounts, sdispls);
-  const long nrecv = displacements(recv_count, size, rcounts, rdispls);
-  share_message *out = efsi_calloc((size_t)(nsend > 0 ? nsend : 1), sizeof *out, "body shapes");
-  share_message *in = efsi_calloc((size_t)(nrecv > 0 ? nrecv : 1), sizeof *in, "body shapes");
-  long *next = efsi_calloc((size_t)size, sizeof *next, "body shapes");
+  exchange_counts(&x, dc);
+  share_message *out = efsi_calloc((size_t)(x.nsend > 0 ? x.nsend : 1), sizeof *out, "body shapes");
+  share_message *in = efsi_calloc((size_t)(x.nrecv > 0 ? x.nrecv : 1), sizeof *in, "body shapes");
   for (long c = 0; c < s->ncandidates; c++) {
     if (!sends[c]) continue;
     const efsi_tracer *t = &s->candidate[c];
     const int r = writer_of(s, t->id);
-    share_message *m = &out[sdispls[r] + next[r]++];
+    share_message *m = &out[x.sdispls[r] + x.next[r]++];
     memcpy(m->sum, sums + c * SUMS, sizeof m->sum);
     m->id = t->id;
     m->kind = t->kind;
@@ -499,12 +517,12 @@ static void share(efsi_body_shapes *s, const fixed *sums)
     memcpy(m->x, t->x, sizeof m->x);
     memcpy(m->v, t->v, sizeof m->v);
   }
-  MPI_CHECK(MPI_Alltoallv(out, scounts, sdispls, s->message_type, in, rcounts, rdispls,
+  MPI_CHECK(MPI_Alltoallv(out, x.scounts, x.sdispls, s->message_type, in, x.rcounts, x.rdispls,
                           s->message_type, dc->comm));
   fixed *total = efsi_calloc((size_t)(s->count > 0 ? s->count : 1) * SUMS, sizeof *total,
                              "body shapes");
   char *seen = efsi_calloc((size_t)(s->count > 0 ? s->count : 1), 1, "body shapes");
-  for (long m = 0; m < nrecv; m++) {
+  for (long m = 0; m < x.nrecv; m++) {
     const long b = in[m].id - s->first;
     if (b < 0 || b >= s->count)
       efsi_abort(EFSI_EXIT_RUNTIME, "body shapes: body %ld sent to the wrong rank", in[m].id);
@@ -546,14 +564,8 @@ static void share(efsi_body_shapes *s, const fixed *sums)
   free(seen);
   free(out);
   free(in);
-  free(next);
   free(sends);
-  free(send_count);
-  free(recv_count);
-  free(scounts);
-  free(sdispls);
-  free(rcounts);
-  free(rdispls);
+  exchange_close(&x);
 }
 
 const efsi_body_record *body_shapes_compute(efsi_body_shapes *s, const efsi_tracer *local,

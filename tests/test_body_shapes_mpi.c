@@ -95,14 +95,11 @@ static void make_bodies(efsi_body b[BODIES])
   b[GHOST].center[2] = 6.0;
 }
 
-/* Every record on rank 0 (count of them), computed on decomposition d: phi drawn on the
- * block (periodic images too), tracers where their owners are. */
-static efsi_body_record *records_on(const efsi_decomp *d, const efsi_grid *g,
-                                    const efsi_body *b)
+/* phi[m] (new fields of g) <- the volume fractions of the bodies on block g: every
+ * periodic image of every body but the ghost. */
+static void draw(const efsi_grid *g, const efsi_body *b, double *phi[MATERIALS])
 {
-  double *phi[MATERIALS];
   for (int m = 0; m < MATERIALS; m++) phi[m] = field_alloc(g);
-  /* every periodic image of every body but the ghost */
   efsi_body image[BODIES * 9];
   long n = 0;
   for (int k = 0; k < GHOST; k++)
@@ -114,6 +111,15 @@ static efsi_body_record *records_on(const efsi_decomp *d, const efsi_grid *g,
         n++;
       }
   ck_assert_int_eq(bodies_volume_fraction(g, image, n, 0.0, phi), 0);
+}
+
+/* Every record on rank 0 (count of them), computed on decomposition d: phi drawn on the
+ * block, tracers where their owners are. */
+static efsi_body_record *records_on(const efsi_decomp *d, const efsi_grid *g,
+                                    const efsi_body *b)
+{
+  double *phi[MATERIALS];
+  draw(g, b, phi);
   efsi_tracers *t = tracers_create(d, g);
   for (int k = 0; k < BODIES; k++)
     if (tracers_owns(g, b[k].center)) tracers_add(t, b[k].id, b[k].kind, b[k].center);
@@ -147,18 +153,7 @@ static double material_volume(const efsi_body *b, int material)
   efsi_grid g;
   grid_init(&g, cells, length, cells, zero, (int[3]){0, 1, 0}, (int[3]){0, 1, 0});
   double *phi[MATERIALS];
-  for (int m = 0; m < MATERIALS; m++) phi[m] = field_alloc(&g);
-  efsi_body image[BODIES * 9];
-  long n = 0;
-  for (int k = 0; k < GHOST; k++)
-    for (int sx = -1; sx <= 1; sx++)
-      for (int sz = -1; sz <= 1; sz++) {
-        image[n] = b[k];
-        image[n].center[0] += sx * length[0];
-        image[n].center[2] += sz * length[2];
-        n++;
-      }
-  bodies_volume_fraction(&g, image, n, 0.0, phi);
+  draw(&g, b, phi);
   double sum = 0.0;
   for (int k = 0; k < cells[2]; k++)
     for (int j = 0; j < cells[1]; j++)
