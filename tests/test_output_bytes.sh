@@ -5,7 +5,8 @@
 # averages (u and phi_rbc, deflated), the run writes at most 1/100 of the bytes of the full
 # fields files of the same cadence: 41 files, each of the size of one written by the same
 # case (every fields file of a case has the same size: contiguous doubles).  The average
-# holds the 41 samples of steps 0 to 80.
+# holds the 41 samples of steps 0 to 80.  xarray reads the slices as a series in time, the
+# average with its window and bodies.nc (skipped without xarray).
 set -eu
 . "$(dirname "$0")/lib.sh"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -49,3 +50,29 @@ echo "slices and averages: $written bytes; full fields at the same cadence: $ful
      "(41 x $one): $(awk "BEGIN { printf \"%.3g\", $written / $full }") of them"
 [ $((written * 100)) -le "$full" ] || fail "more than 1/100 of the full fields' bytes"
 echo "ok: slices and averages write at most 1/100 of the full fields' bytes"
+# xarray reads them as they are: the slices as one series along time (concat: no dask
+# needed), the average with its window, bodies.nc's records (body by id, the CF time axis)
+if /usr/bin/python3 -c 'import xarray' 2>/dev/null; then
+  /usr/bin/python3 - "$tmp/some" <<'PY' || fail "xarray"
+import glob, os, sys
+import numpy as np
+import xarray
+d = sys.argv[1]
+files = sorted(glob.glob(os.path.join(d, "slices_*.nc")))
+s = xarray.concat([xarray.open_dataset(f) for f in files], dim="time")
+assert s.u_yz.dims == ("time", "z", "y", "x_yz") and s.sizes["time"] == 41, s.u_yz.dims
+assert abs(float(s.x_yz[0]) - 12.2) < 1e-12 and s.time.attrs["units"] == "us"
+a = xarray.open_dataset(os.path.join(d, "average.nc"))
+assert a.attrs["average_samples"] == 41 and a.u.attrs["cell_methods"] == "time: mean"
+lo, hi = a.time_bnds.values[0]
+assert lo == 0.0 and hi == float(a.time[0]) == float(s.time[-1]), (lo, hi)
+b = xarray.open_dataset(os.path.join(d, "bodies.nc"))
+assert b.sizes["body"] == 3 and list(b.body.values) == [0, 1, 2], b.body.values
+assert b.position.dims == ("time", "body", "xyz") and b.second_moment.sizes["sym"] == 6
+assert b.kind.attrs["flag_meanings"].split()[0] == "rbc" and (b.kind.values == 0).all()
+v = b.volume.values
+assert (v > 0).all() and np.allclose(v, v[0, 0], rtol=0.1), v
+print("ok: xarray reads the slices (41 times), average.nc (41 samples) and bodies.nc "
+      "(3 RBCs of %.4g um3)" % v[-1, 0])
+PY
+fi
