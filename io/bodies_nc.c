@@ -45,6 +45,7 @@ enum { CHUNK_BODIES = 65536 };
 
 typedef struct {
   int ncid;
+  int parallel;              /* every rank holds the file (collective access) */
   int time_dim, body_dim, xyz_dim, sym_dim;
   int time, step, body, kind, record[RECORD_VARIABLES];
   const char *path, *temp;   /* for messages; temp is removed on a failure when set */
@@ -74,7 +75,7 @@ static int define(bodies_ids *b, const char *name, nc_type type, int ndims, cons
   if (units) put_text(b, id, "units", units);
   put_text(b, id, "long_name", long_name);
 #ifdef HAVE_NETCDF_PAR
-  BODIES_CHECK(b, nc_var_par_access(b->ncid, id, NC_COLLECTIVE));
+  if (b->parallel) BODIES_CHECK(b, nc_var_par_access(b->ncid, id, NC_COLLECTIVE));
 #endif
   return id;
 }
@@ -146,7 +147,7 @@ static void inquire_file(bodies_ids *b, long total, size_t *records)
 #ifdef HAVE_NETCDF_PAR
   int all[2 + RECORD_VARIABLES] = {b->time, b->step};
   memcpy(all + 2, b->record, sizeof b->record);
-  for (int v = 0; v < 2 + RECORD_VARIABLES; v++)
+  for (int v = 0; b->parallel && v < 2 + RECORD_VARIABLES; v++)
     BODIES_CHECK(b, nc_var_par_access(b->ncid, all[v], NC_COLLECTIVE));
 #endif
 }
@@ -210,12 +211,16 @@ double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long st
   MPI_CHECK(MPI_Bcast(&exists, 1, MPI_INT, 0, d->comm));
   ncfile_need_room(path, d, bytes + (exists ? 0 : f->total * 10.0 + 32768));
   efsi_body_record *all = NULL;
+  /* In parallel for many bodies; through rank 0 for few (a parallel open, append and close
+   * costs far more than gathering a few MB: docs/output.md, "bodies.nc") and with a serial
+   * NetCDF library: rank 0 writes everything, the others send it their slabs. */
 #ifdef HAVE_NETCDF_PAR
-  const int holds = 1;
+  const int parallel = f->total > f->serial_up_to;
 #else
-  /* serial NetCDF: rank 0 writes everything, the others send it their slabs */
-  const int holds = d->rank == 0;
-  {
+  const int parallel = 0;
+#endif
+  const int holds = parallel || d->rank == 0;
+  if (!parallel) {
     int mine = (int)(count * (long)sizeof *record), *counts = NULL, *displs = NULL;
     if (holds) {
       counts = efsi_malloc((size_t)d->size * sizeof *counts, "bodies.nc");
@@ -231,18 +236,19 @@ double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long st
     count = holds ? f->total : 0;
     record = all;
   }
-#endif
-  bodies_ids b = {.path = path, .temp = exists ? NULL : temp};
+  bodies_ids b = {.path = path, .temp = exists ? NULL : temp, .parallel = parallel};
   if (holds) {
     const char *name = exists ? path : temp;
 #ifdef HAVE_NETCDF_PAR
-    if (exists) BODIES_CHECK(&b, nc_open_par(name, NC_WRITE, d->comm, MPI_INFO_NULL, &b.ncid));
-    else BODIES_CHECK(&b, nc_create_par(name, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL,
-                                        &b.ncid));
-#else
+    if (parallel && exists)
+      BODIES_CHECK(&b, nc_open_par(name, NC_WRITE, d->comm, MPI_INFO_NULL, &b.ncid));
+    else if (parallel)
+      BODIES_CHECK(&b, nc_create_par(name, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL,
+                                     &b.ncid));
+    else
+#endif
     if (exists) BODIES_CHECK(&b, nc_open(name, NC_WRITE, &b.ncid));
     else BODIES_CHECK(&b, nc_create(name, NC_NETCDF4 | NC_CLOBBER, &b.ncid));
-#endif
     size_t records = 0;
     if (exists) inquire_file(&b, f->total, &records);
     else define_file(&b, f);
@@ -273,7 +279,8 @@ double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long st
 /* ---- the cut at a restart, and the last step ------------------------------------------ */
 
 /* Copy variable v of in (with its attributes and chunking) into out, define mode. */
-static int copy_definition(int in, int v, int out, char *err, size_t errlen, const char *path)
+static int copy_definition(int in, int v, int out, int parallel, char *err, size_t errlen,
+                           const char *path)
 {
   char name[NC_MAX_NAME + 1];
   nc_type type;
@@ -290,7 +297,9 @@ static int copy_definition(int in, int v, int out, char *err, size_t errlen, con
   }
 #ifdef HAVE_NETCDF_PAR
   /* a write that extends the unlimited dimension is collective (of one process here) */
-  NC_TRY(nc_var_par_access(out, id, NC_COLLECTIVE), path, name, err, errlen);
+  if (parallel) NC_TRY(nc_var_par_access(out, id, NC_COLLECTIVE), path, name, err, errlen);
+#else
+  (void)parallel;
 #endif
   return 0;
 }
@@ -375,14 +384,21 @@ int bodies_nc_cut(const char *dir, long restart_step, char *err, size_t errlen)
       return nc_message(err, errlen, "cannot remove %s: %s", path, strerror(errno));
     return 0;
   }
-  int out;
+  int out, body_dim;
+  size_t bodies = 0;
+  NC_TRY(nc_inq_dimid(in, "body", &body_dim), path, "dimension body", err, errlen);
+  NC_TRY(nc_inq_dimlen(in, body_dim, &bodies), path, "dimension body", err, errlen);
   /* made as the appends' file is made (parallel HDF5 allocates its chunks otherwise) */
 #ifdef HAVE_NETCDF_PAR
-  NC_TRY(nc_create_par(temp, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_SELF, MPI_INFO_NULL, &out), temp,
-         "cannot create", err, errlen);
+  const int parallel = bodies > BODIES_NC_SERIAL_BODIES;
+  if (parallel)
+    NC_TRY(nc_create_par(temp, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_SELF, MPI_INFO_NULL, &out), temp,
+           "cannot create", err, errlen);
+  else
 #else
-  NC_TRY(nc_create(temp, NC_NETCDF4 | NC_CLOBBER, &out), temp, "cannot create", err, errlen);
+  const int parallel = 0;
 #endif
+  NC_TRY(nc_create(temp, NC_NETCDF4 | NC_CLOBBER, &out), temp, "cannot create", err, errlen);
   int failed = nc_set_fill(out, NC_NOFILL, NULL) != NC_NOERR
             || nc_inq(in, &ndims, &nvars, &natts, NULL) != NC_NOERR;
   for (int k = 0; !failed && k < ndims; k++) {
@@ -397,7 +413,8 @@ int bodies_nc_cut(const char *dir, long restart_step, char *err, size_t errlen)
     failed = nc_inq_attname(in, NC_GLOBAL, a, att) != NC_NOERR
           || nc_copy_att(in, NC_GLOBAL, att, out, NC_GLOBAL) != NC_NOERR;
   }
-  for (int v = 0; !failed && v < nvars; v++) failed = copy_definition(in, v, out, err, errlen, path);
+  for (int v = 0; !failed && v < nvars; v++)
+    failed = copy_definition(in, v, out, parallel, err, errlen, path);
   failed = failed || nc_enddef(out) != NC_NOERR;
   for (int v = 0; !failed && v < nvars; v++)
     failed = copy_values(in, v, out, time_dim, keep, err, errlen, path);

@@ -5,14 +5,18 @@
  *   position, velocity, centroid (time, body, xyz), volume (time, body),
  *   second_moment (time, body, sym).
  * Each rank writes its slab of bodies (ids first .. first + count - 1, rank order) as one
- * collective hyperslab per variable; with serial NetCDF rank 0 writes the slabs it
- * gathers. */
+ * collective hyperslab per variable; for at most BODIES_NC_SERIAL_BODIES bodies, and with
+ * serial NetCDF, rank 0 writes the slabs it gathers (the same file). */
 #ifndef EFSI_BODIES_NC_H
 #define EFSI_BODIES_NC_H
 
 #include <stddef.h>
 
 #include "decomp/decomp.h"
+
+/* Up to this many bodies a run's rank 0 writes bodies.nc alone: a parallel open, append
+ * and close costs more than the gather of a few MB (docs/output.md, "bodies.nc"). */
+enum { BODIES_NC_SERIAL_BODIES = 50000 };
 
 /* One body at one output step, as bodies.nc stores it. */
 typedef struct {
@@ -32,6 +36,8 @@ typedef struct {
   const char *const *kind_names;   /* the names of kinds 0 .. kinds-1 (flag_meanings) */
   int kinds;
   long total;                /* bodies (the length of dimension body) */
+  long serial_up_to;         /* at most this many bodies: rank 0 gathers the records and
+                                writes alone (a run: BODIES_NC_SERIAL_BODIES) */
 } efsi_bodies_file;
 
 /* Collective.  Appends one time record (step, time; this rank's count records of ids

@@ -126,11 +126,10 @@ double outputs_plan_bytes(const efsi_case *cs, double steps, long bodies, long *
     bytes += 8.0 * n[0] * n[1] * n[2] * outputs_average_arrays(c, cs->nmat) + header;
     ++*files;
   }
-  if (bodies > 0) {
-    const long every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
-                                                                   : c->bodies_every;
-    bytes += (files_at(every, steps) + 1) * 16.0 * 8.0 * (double)bodies + header;
-  }
+  const long every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
+                                                                 : c->bodies_every;
+  if (bodies > 0 && every >= 0)   /* a record per output step, step 0's too */
+    bytes += (files_at(every, steps) + (every == 0)) * 16.0 * 8.0 * (double)bodies + header;
   return bytes;
 }
 

@@ -328,7 +328,8 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
     o.shapes = body_shapes_create(cs, d, &g, cb->total);
     o.bodies_file = (efsi_bodies_file){.dir = dir, .case_name = c->name, .run_id = out->run_id,
                                        .kind_names = body_kind_names, .kinds = BODY_KINDS,
-                                       .total = cb->total};
+                                       .total = cb->total,
+                                       .serial_up_to = BODIES_NC_SERIAL_BODIES};
   }
   int status = 0;
   /* the initial state or the restart file's, drawn on the host, then uploaded once */

@@ -6,17 +6,22 @@
  * platelets drawn in contact split between them, every cell of a material given to some
  * body (the sum of the volumes is the material's), a body without cells (NaN shape), and
  * the records the same bits on every process grid and on one rank (a reach larger than a
- * block on 8 ranks). */
+ * block on 8 ranks).  And bodies.nc (io/bodies_nc.c) written by every rank in parallel and
+ * gathered through rank 0: the same variables, bit for bit. */
 #include <check.h>
 #include <math.h>
+#include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decomp/decomp.h"
+#include "io/bodies_nc.h"
 #include "src/body_shapes.h"
 #include "src/case.h"
 #include "src/config.h"
+#include "src/init_solid.h"
 #include "src/tracers.h"
 #include "stencils/draw.h"
 #include "tests/test_support.h"
@@ -269,12 +274,104 @@ START_TEST(closed_forms_and_every_process_grid)
 }
 END_TEST
 
+/* Every variable of two bodies.nc files, bit for bit (rank 0); 0 when the same. */
+static int files_differ(const char *a, const char *b, char *what, size_t len)
+{
+  int fa, fb, nvars, nvars_b;
+  ck_assert_int_eq(nc_open(a, NC_NOWRITE, &fa), NC_NOERR);
+  ck_assert_int_eq(nc_open(b, NC_NOWRITE, &fb), NC_NOERR);
+  ck_assert_int_eq(nc_inq_nvars(fa, &nvars), NC_NOERR);
+  ck_assert_int_eq(nc_inq_nvars(fb, &nvars_b), NC_NOERR);
+  int differ = nvars != nvars_b;
+  snprintf(what, len, "%d and %d variables", nvars, nvars_b);
+  for (int v = 0; !differ && v < nvars; v++) {
+    char name[NC_MAX_NAME + 1];
+    nc_type type;
+    int ndims, dims[NC_MAX_VAR_DIMS], vb;
+    ck_assert_int_eq(nc_inq_var(fa, v, name, &type, &ndims, dims, NULL), NC_NOERR);
+    ck_assert_int_eq(nc_inq_varid(fb, name, &vb), NC_NOERR);
+    size_t n = 1, size, len_b = 1;
+    for (int k = 0; k < ndims; k++) {
+      size_t l;
+      ck_assert_int_eq(nc_inq_dimlen(fa, dims[k], &l), NC_NOERR);
+      n *= l;
+    }
+    int ndims_b, dims_b[NC_MAX_VAR_DIMS];
+    ck_assert_int_eq(nc_inq_var(fb, vb, NULL, NULL, &ndims_b, dims_b, NULL), NC_NOERR);
+    for (int k = 0; k < ndims_b; k++) {
+      size_t l;
+      ck_assert_int_eq(nc_inq_dimlen(fb, dims_b[k], &l), NC_NOERR);
+      len_b *= l;
+    }
+    ck_assert_int_eq(nc_inq_type(fa, type, NULL, &size), NC_NOERR);
+    void *x = calloc(n, size), *y = calloc(n, size);
+    differ = len_b != n || nc_get_var(fa, v, x) != NC_NOERR || nc_get_var(fb, vb, y) != NC_NOERR
+          || memcmp(x, y, n * size) != 0;
+    snprintf(what, len, "variable %.*s (%zu and %zu values)", NC_MAX_NAME, name, n, len_b);
+    free(x);
+    free(y);
+  }
+  nc_close(fa);
+  nc_close(fb);
+  return differ;
+}
+
+START_TEST(bodies_file_parallel_and_through_rank0)
+{
+  setup();
+  efsi_body b[BODIES];
+  make_bodies(b);
+  int size, rank;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int ranks[3] = {1, 1, size};
+  efsi_decomp d;
+  efsi_grid g;
+  test_decomp(&d, &g, cells, ranks, periodic, length);
+  efsi_body_record *all = records_on(&d, &g, b);   /* rank 0's; every rank's copy below */
+  if (!all) all = calloc(BODIES, sizeof *all);
+  MPI_Bcast(all, (int)(BODIES * sizeof *all), MPI_BYTE, 0, MPI_COMM_WORLD);
+  char dir[2][64] = {"bodies_nc_parallel.XXXXXX", "bodies_nc_rank0.XXXXXX"};
+  for (int w = 0; w < 2; w++) {
+    if (rank == 0) ck_assert(mkdtemp(dir[w]) != NULL);
+    MPI_Bcast(dir[w], sizeof dir[w], MPI_CHAR, 0, MPI_COMM_WORLD);
+    const efsi_bodies_file f = {.dir = dir[w], .case_name = "shapes", .run_id = "test",
+                                .kind_names = body_kind_names, .kinds = BODY_KINDS,
+                                .total = BODIES, .serial_up_to = w ? BODIES : 0};
+    /* rank r writes its share of the ids, uneven on purpose (rank 0 none on 2 ranks) */
+    const long first = (long)BODIES * rank / size, end = (long)BODIES * (rank + 1) / size;
+    for (int record = 0; record < 3; record++) {
+      efsi_body_record moved[BODIES];   /* the records differ from step to step */
+      memcpy(moved, all, sizeof moved);
+      for (long k = first; k < end; k++) moved[k].x[0] += 0.25 * record;
+      bodies_nc_append(&f, &d, 10L * record, 0.5 * record, first, end - first, moved + first);
+    }
+  }
+  if (test_rank0()) {
+    char a[128], c[128], what[NC_MAX_NAME + 64];
+    snprintf(a, sizeof a, "%s/bodies.nc", dir[0]);
+    snprintf(c, sizeof c, "%s/bodies.nc", dir[1]);
+    const int differ = files_differ(a, c, what, sizeof what);
+    remove(a);
+    remove(c);
+    rmdir(dir[0]);
+    rmdir(dir[1]);
+    ck_assert_msg(!differ, "bodies.nc in parallel and through rank 0 differ: %s", what);
+    printf("bodies.nc: %d bodies, 3 records on %d ranks: the same file in parallel and "
+           "through rank 0\n", BODIES, size);
+  }
+  free(all);
+  decomp_free(&d);
+}
+END_TEST
+
 static Suite *shapes_suite(void)
 {
   Suite *s = suite_create("body_shapes");
   TCase *tc = tcase_create("body_shapes");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, closed_forms_and_every_process_grid);
+  tcase_add_test(tc, bodies_file_parallel_and_through_rank0);
   suite_add_tcase(s, tc);
   return s;
 }
