@@ -128,8 +128,11 @@ double outputs_plan_bytes(const efsi_case *cs, double steps, long bodies, long *
   }
   const long every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
                                                                  : c->bodies_every;
-  if (bodies > 0 && every >= 0)   /* a record per output step, step 0's too */
-    bytes += (files_at(every, steps) + (every == 0)) * 16.0 * 8.0 * (double)bodies + header;
+  /* a record per output step, step 0's too (at every = 0 only when it follows the
+   * diagnostics, as src/run.c writes them) */
+  const int step0 = every == 0 && c->bodies_every == BODIES_EVERY_DIAGNOSTICS;
+  if (bodies > 0 && every >= 0)
+    bytes += (files_at(every, steps) + step0) * 16.0 * 8.0 * (double)bodies + header;
   return bytes;
 }
 
