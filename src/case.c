@@ -5,6 +5,7 @@
 
 #include "base/device.h"
 #include "decomp/halo.h"
+#include "src/outputs.h"
 #include "src/solver.h"
 #include "src/state.h"
 #include "stencils/kernel_list.h"
@@ -28,6 +29,7 @@ void case_resolve(const efsi_config *c, efsi_case *cs)
   cs->state_arrays = state_array_count(cs->nmat);
   cs->exchanged_arrays = state_exchanged_count(cs->nmat);
   cs->solver_arrays = solver_array_count(cs->nmat);
+  cs->average_arrays = outputs_average_arrays(c, cs->nmat);
 }
 
 efsi_memory case_memory(const efsi_case *cs, const efsi_grid *g, const efsi_decomp *d)
@@ -45,10 +47,12 @@ efsi_memory case_memory(const efsi_case *cs, const efsi_grid *g, const efsi_deco
   if (cs->smac)
     m.smac = cs->gpu ? poisson_cuda_device_bytes(g, ranks, root)
                      : poisson_host_bytes(g);
-  const double used = m.state + m.solver + m.scratch + m.halo + m.smac;
+  m.averages = cs->average_arrays * field;
+  const double used = m.state + m.solver + m.scratch + m.halo + m.smac + m.averages;
   if (cs->gpu) {
     m.device = used;
-    m.host = m.state + (double)staging + (cs->smac ? poisson_cuda_host_bytes(g, ranks, root) : 0);
+    m.host = m.state + m.averages + (double)staging
+           + (cs->smac ? poisson_cuda_host_bytes(g, ranks, root) : 0);
   } else {
     m.host = used;
   }

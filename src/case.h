@@ -25,6 +25,8 @@ typedef struct {
   int state_arrays;              /* u, v, w, p; with a solid each phi_m and the six B */
   int exchanged_arrays;          /* those the state's exchange carries: all but p */
   int solver_arrays;             /* the solver's work arrays (src/solver.c, SOLVER_ARRAYS) */
+  int average_arrays;            /* the running sums of the averages (src/outputs.c): where
+                                    the kernels run, and a host copy on a GPU */
 } efsi_case;
 
 /* Resolve the validated configuration c (which must outlive the case). */
@@ -36,6 +38,8 @@ void case_resolve(const efsi_config *c, efsi_case *cs);
  * mirror of the state for output; the SMAC solve on a GPU works on rank 0's. */
 typedef struct {
   double state, solver, scratch, halo, smac;   /* in the memory the kernels use */
+  double averages;                             /* the averages' sums (there, and on a GPU
+                                                  their host copies too) */
   double host, device;                         /* the totals per kind of memory */
 } efsi_memory;
 

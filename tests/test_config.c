@@ -2,6 +2,7 @@
  * its values, overrides replace values, and every class of bad input is refused with one
  * line naming the file (or the --set), the line number and the key. */
 #include <check.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -280,6 +281,26 @@ static const bad_case bad_cases[] = {
   {CASE_TEXT("8 1 8", "1 1 1", "10"), NULL, FILE_NAME ":2: ",
    "grid.cells: y needs at least 3 cells"},
   {MINIMAL, "grid.cells=8 1 8", "--set grid.cells=8 1 8: ", "grid.cells: y needs at least 3"},
+  /* the output keys: field lists against the case's fields, the box, the planes */
+  {MINIMAL "[output]\nfields = u phi_rbc\n", NULL, FILE_NAME ":7: ",
+   "output.fields: 'phi_rbc' is not a field of this case (its fields: u v w p)"},
+  {MINIMAL "[average]\nfields = all u\n", NULL, FILE_NAME ":7: ",
+   "average.fields: all stands alone"},
+  {MINIMAL "[slices]\nfields = u u\n", NULL, FILE_NAME ":7: ", "slices.fields: 'u' is named twice"},
+  {MINIMAL "[box]\nfields = u,v\n", NULL, FILE_NAME ":7: ", "box.fields: expected all, or names"},
+  {MINIMAL "[output]\ndeflate = 10\n", NULL, FILE_NAME ":7: ", "output.deflate: expected an integer in 0..9"},
+  {MINIMAL "[slices]\nquantize = 16\n", NULL, FILE_NAME ":7: ", "slices.quantize: expected"},
+  {MINIMAL "[slices]\nevery = 10\n", NULL, FILE_NAME ":7: ", "slices.every: no plane is given"},
+  {MINIMAL "[slices]\nz = 0.5 1.5\n", NULL, FILE_NAME ":7: ", "slices.z: 1.5 is beyond the box"},
+  {MINIMAL "[slices]\nx = 0.5 -1\n", NULL, FILE_NAME ":7: ", "slices.x: expected 1 to 16 positions"},
+  {MINIMAL "[box]\nlo = 0 0.97 0\n", NULL, FILE_NAME ":7: ",
+   "box.lo: y from 0.97 to 1 holds no cell centre (h = 0.125)"},
+  {MINIMAL "[box]\nhi = 1 2 1\n", NULL, FILE_NAME ":7: ", "box.hi: y = 2 is beyond the box"},
+  {MINIMAL "[box]\nstride = 1 0 1\n", NULL, FILE_NAME ":7: ", "box.stride: expected three positive"},
+  {MINIMAL "[average]\nsample_every = -1\n", NULL, FILE_NAME ":7: ", "average.sample_every: "},
+  {MINIMAL "[output]\nbodies_csv = maybe\n", NULL, FILE_NAME ":7: ",
+   "output.bodies_csv: expected auto, yes or no"},
+  {MINIMAL "[output]\nbodies_every = -2\n", NULL, FILE_NAME ":7: ", "output.bodies_every: "},
 };
 
 START_TEST(bad_input_is_refused)
@@ -292,6 +313,38 @@ START_TEST(bad_input_is_refused)
                 strncmp(err + strlen(b->where), b->key, strlen(b->key)) == 0,
                 "case %d: message \"%s\", wanted \"%s%s...\"", _i, err, b->where, b->key);
   ck_assert_msg(strchr(err, '\n') == NULL, "case %d: message is not one line", _i);
+}
+END_TEST
+
+/* The output keys as read: a field list kept as written, the planes as numbers, the
+ * compression's levels, a box of its corners and strides. */
+START_TEST(output_keys_as_read)
+{
+  const char *text = MINIMAL "[rbc]\ncount = 1\n[output]\nfields = u phi_rbc\ndeflate = 4\n"
+                     "quantize = 3\nbodies_every = 7\nbodies_csv = no\n[slices]\nevery = 5\n"
+                     "x = 0.25 0.75 0.5\nfields = all\n[box]\nevery = 0\nlo = 0.25 0 0\n"
+                     "hi = 0.75 1 1\nstride = 2 1 3\n[average]\nsample_every = 4\nstart = 0.5\n"
+                     "fields = u v w p phi_rbc bxx\n";
+  ck_assert_msg(parse(text, NULL, 0) == 0, "%s", err);
+  ck_assert_str_eq(c.fields_list, "u phi_rbc");
+  ck_assert(c.fields_deflate == 4 && c.fields_quantize == 3);
+  ck_assert(c.bodies_every == 7 && c.bodies_csv == BODIES_CSV_NO);
+  ck_assert(c.slices.every == 5 && c.slice_at[0].n == 3 && c.slice_at[0].value[2] == 0.5);
+  ck_assert(c.slice_at[1].n == 0 && c.slice_at[2].n == 0);
+  ck_assert(c.box.every == 0 && c.box_lo[0] == 0.25 && c.box_hi[0] == 0.75);
+  ck_assert(c.box_stride[0] == 2 && c.box_stride[2] == 3);
+  ck_assert(c.average_every == 4 && c.average_start == 0.5);
+  ck_assert_str_eq(c.average_fields, "u v w p phi_rbc bxx");
+  /* not given: the diagnostics' cadence, bodies.csv for small runs, no box or slices */
+  ck_assert_int_eq(parse(MINIMAL, NULL, 0), 0);
+  ck_assert(c.bodies_every == BODIES_EVERY_DIAGNOSTICS && c.bodies_csv == BODIES_CSV_AUTO);
+  ck_assert(c.box.every == -1 && c.slices.every == -1 && c.average_every == 0);
+  ck_assert(isnan(c.box_hi[1]));
+  /* sixteen planes, and not seventeen */
+  const char *sixteen[] = {"slices.y=0 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7 0.75"};
+  ck_assert_msg(parse(MINIMAL, sixteen, 1) == 0 && c.slice_at[1].n == 16, "%s", err);
+  const char *seventeen[] = {"slices.y=0 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.65 0.7 0.75 0.8"};
+  ck_assert(parse(MINIMAL, seventeen, 1) != 0 && strstr(err, "slices.y: expected 1 to 16"));
 }
 END_TEST
 
@@ -344,6 +397,7 @@ static Suite *config_suite(void)
   const TTest *tests[] = {documented_defaults, full_case, overrides_replace_values,
                           overlong_line_is_refused, ranks_against_grid_and_rank_count,
                           empty_override_removes_a_key, where_belongs_to_each_configuration,
+                          output_keys_as_read,
                           NULL};
   TCase *tc = test_case_add(s, "case file", 0, tests);
   tcase_add_loop_test(tc, bad_input_is_refused, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));

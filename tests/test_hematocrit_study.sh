@@ -3,6 +3,10 @@
 # cells, RBCs scaled to 2.5 um), the plasma reference and tube hematocrits 0 and 0.05 of
 # randomly oriented RBCs with 4 platelets in the radial band 0.7-0.9, 2 ranks, 123 steps.
 #   - every figure and table is written, non-empty, and report.md links each of them;
+#   - the figures from the new outputs (average.nc: the profiles; bodies.nc: the bodies) are
+#     those of the fields files and bodies.csv the study read before (--from fields), every
+#     number of every table (the runs write both: sampling.full_fields = yes); a fields file
+#     of the volume fractions alone (the default) gives the same RBC profile;
 #   - mu_rel at Ht = 0 (platelets only, against plasma) is within 1 % of 1;
 #   - the tube hematocrit at step 0 (diagnostics.csv) is within 1 % of the seeded one (RBC
 #     count from bodies.csv x the Evans-Fung volume / the lumen volume pi R^2 Lx);
@@ -10,9 +14,10 @@
 #   - a sweep stopped at t = 0.5, extended to t = 1 and continued, with one run then
 #     interrupted (performance.json and its last files gone, its newest restart file
 #     damaged) and continued by a third call from the restart file before, ends with the
-#     same last restart and fields files (every variable and attribute, bit for bit), and
-#     the same bodies.csv and diagnostics rows (but wall_seconds) as the uninterrupted
-#     sweep, with besides them only the rows of step 62 that ended the first stint;
+#     same last restart, fields and average files (every variable and attribute, bit for
+#     bit), and the same bodies.csv and diagnostics rows (but wall_seconds) and bodies.nc
+#     records as the uninterrupted sweep, with besides them only those of step 62 that
+#     ended the first stint;
 #   - a hematocrit the seeding cannot place (0.7) is refused with exit status 2 before any
 #     run, naming the reachable limit;
 #   - run.wall_limit reaches efsi as --set time.wall_limit (what is left of it), and a run
@@ -29,7 +34,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 srcdir=${top_srcdir:-.}
-study="/usr/bin/python3 $srcdir/verify/hematocrit-study"
+study="/usr/bin/python3 $srcdir/studies/hematocrit-study"
 /usr/bin/python3 -c 'import numpy, netCDF4, matplotlib' 2>/dev/null \
   || { echo "python3 numpy, netCDF4 or matplotlib absent: skipped"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -62,6 +67,7 @@ end_time = $3
 start = 0.3
 diagnostics_every = 5
 fields_every = 20
+full_fields = yes
 [run]
 ranks = 2
 mpirun = ${EFSI_MPIRUN:-mpirun} -np {ranks}
@@ -95,6 +101,63 @@ for f in fig7_cells_3d.png fig8_platelet_radial_position.png fig9_platelet_rms_r
   grep -q "($f)" "$tmp/full/report.md" || fail "report.md does not link $f"
 done
 echo "ok: 8 figures, 6 tables and report.md"
+
+# the same figures from the new outputs (average.nc, bodies.nc) as from the fields files and
+# bodies.csv the study read before (--from fields), on the same runs (sampling.full_fields =
+# yes writes both): every number of every table
+cp -r "$tmp/full" "$tmp/old"
+/usr/bin/python3 "$srcdir/studies/hematocrit_analysis.py" "$tmp/old" --from fields > /dev/null ||
+  fail "the analysis from the fields files"
+grep -q "ht-0.05: average.nc (6 samples" "$tmp/full/report.md" &&
+  grep -q "ht-0.05: fields files (6 in the window)" "$tmp/old/report.md" &&
+  grep -q "ht-0.05: bodies.nc" "$tmp/full/report.md" || fail "report.md's data sources"
+/usr/bin/python3 - "$tmp/full" "$tmp/old" <<'PY' || fail "the new outputs give other figures"
+import csv, os, sys
+new, old = sys.argv[1:]
+tables = ("summary.csv", "radial_profiles.csv", "timeseries.csv", "cell_free_layer_timeseries.csv",
+          "fig8_platelet_radial_position.csv", "fig9_platelet_rms_radial_velocity.csv")
+worst, cells = 0.0, 0
+for t in tables:
+    a, b = (list(csv.reader(open(os.path.join(d, t)))) for d in (new, old))
+    assert len(a) == len(b) and a[0] == b[0], t
+    for ra, rb in zip(a, b):
+        for x, y in zip(ra, rb):
+            cells += 1
+            if x == y:
+                continue
+            fx, fy = float(x), float(y)   # a text cell that differs fails here
+            worst = max(worst, abs(fx - fy) / max(abs(fx), abs(fy)))
+assert worst <= 1e-9, worst
+print("ok: %d cells of %d tables, from average.nc and bodies.nc as from the fields files and "
+      "bodies.csv (largest relative difference %.2g)" % (cells, len(tables), worst))
+PY
+# the fields files of the default sampling.full_fields = no hold the volume fractions alone:
+# their RBC profile is that of the whole file
+/usr/bin/python3 - "$tmp/full" "$srcdir/studies" <<'PY' || fail "a fields file of the volume fractions"
+import glob, os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[2])
+import numpy as np
+import netCDF4
+import hematocrit_analysis as h
+whole = sorted(glob.glob(os.path.join(sys.argv[1], "ht-0.05", "fields_*.nc")))[-1]
+phis = whole[:-3] + "-phi.nc"
+with netCDF4.Dataset(whole) as a, netCDF4.Dataset(phis, "w") as b:
+    for d, dim in a.dimensions.items():
+        b.createDimension(d, len(dim))
+    for n, v in a.variables.items():
+        if n not in ("u", "v", "w", "p") and not n.startswith("b"):
+            b.createVariable(n, v.dtype, v.dimensions)[...] = v[...]
+    b.setncatts({k: a.getncattr(k) for k in a.ncattrs()})
+st = h.Study(sys.argv[1])
+g = st.geometry(whole)
+qa = h.fields_quantities(whole, g, 1.0, 2.5, st.profile_bins)
+qb = h.fields_quantities(phis, g, 1.0, 2.5, st.profile_bins)
+assert np.array_equal(qa["prof_phi"], qb["prof_phi"]) and np.array_equal(qa["prof_n"], qb["prof_n"])
+assert np.isnan(qb["Q"]) and qb["has_rbc"]
+os.remove(phis)
+print("ok: a fields file of the volume fractions alone gives the RBC profile")
+PY
 
 # Fig. 9's table: every bin with rows has at least one platelet and at most the run's 4
 /usr/bin/python3 - "$tmp/full/fig9_platelet_rms_radial_velocity.csv" <<'PY' || fail "Fig. 9's table"
@@ -207,7 +270,20 @@ for run in ("plasma", "ht-0.00", "ht-0.05"):
     if run != "plasma":
         same_rows(os.path.join(a, run, "bodies.csv"), os.path.join(b, run, "bodies.csv"),
                   run + "/bodies.csv")
-print("ok: stopped, extended and interrupted sweep ends bitwise where the uninterrupted one does")
+        # bodies.nc: the same records but step 62's
+        with netCDF4.Dataset(os.path.join(a, run, "bodies.nc")) as na, \
+                netCDF4.Dataset(os.path.join(b, run, "bodies.nc")) as nb:
+            keep = np.asarray(nb["step"][:]) != 62
+            assert np.array_equal(na["step"][:], nb["step"][:][keep]), run + "/bodies.nc steps"
+            for v in ("position", "velocity", "volume", "centroid", "second_moment"):
+                x, y = np.asarray(na[v][:]), np.asarray(nb[v][:])[keep]
+                assert x.tobytes() == y.tobytes(), run + "/bodies.nc " + v
+    # the averages over the window: the end's average.nc, bit for bit
+    va, vb = (variables(os.path.join(d, run, "average.nc")) for d in (a, b))
+    diff = sorted(k for k in set(va) | set(vb) if va.get(k) != vb.get(k))
+    assert not diff, "%s/average.nc differs in %s" % (run, diff)
+print("ok: stopped, extended and interrupted sweep ends bitwise where the uninterrupted one does "
+      "(its averages and bodies.nc too)")
 PY
 
 # bad input: a hematocrit the seeding cannot place, refused with status 2 before any run
@@ -330,7 +406,7 @@ echo "ok: the study files of runs/ pass --dry-run, which says each run's steps, 
 
 # the steadiness check: a flow rate 1 + t/1000 over the window [20, 100] changes by
 # 0.04/1.04 between the window's halves; a constant one by 0; a short series gives nan
-/usr/bin/python3 - "$top_srcdir/verify" <<'PY' || fail "the steadiness check"
+/usr/bin/python3 - "$top_srcdir/studies" <<'PY' || fail "the steadiness check"
 import math, sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, sys.argv[1])

@@ -7,7 +7,8 @@
  * objects.  The ACM agrees to small bookkeeping (objects and MPI's buffers, at most 1 % of
  * the total); SMAC's FFT solver is estimated as six fields of owned cells and must fall
  * within a quarter of it, with 256 KiB more for the buffers MPI allocates on the first use
- * of the transposes' communicators. */
+ * of the transposes' communicators.  The running sums of averages (src/outputs.c) are
+ * counted as they are allocated. */
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@ size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
 #include "src/case.h"
+#include "src/outputs.h"
 #include "src/solver.h"
 #include "src/state.h"
 #include "src/timestep.h"
@@ -47,17 +49,27 @@ static double heap_bytes(void)
 #endif
 }
 
+static double allocated_with(const char *method, const char *more, efsi_memory *estimate,
+                             double *allocated);
+
 /* The bytes allocated by the state and the solver of the case on this rank, and the
  * estimate: both printed, and the relative difference returned. */
 static double allocated_against_estimate(const char *method, efsi_memory *estimate,
                                          double *allocated)
 {
+  return allocated_with(method, NULL, estimate, allocated);
+}
+
+/* The same with another --set (NULL: none), and the outputs (their averages' sums). */
+static double allocated_with(const char *method, const char *more, efsi_memory *estimate,
+                             double *allocated)
+{
   efsi_config c;
   char err[1024];
   config_defaults(&c);
-  const char *sets[1] = {method};
-  ck_assert_msg(config_parse(&c, "memory.ini", case_text, sets, 1, err, sizeof err) == 0, "%s",
-                err);
+  const char *sets[2] = {method, more};
+  ck_assert_msg(config_parse(&c, "memory.ini", case_text, sets, more ? 2 : 1, err,
+                             sizeof err) == 0, "%s", err);
   efsi_case cs;
   case_resolve(&c, &cs);
   efsi_decomp d;
@@ -71,6 +83,7 @@ static double allocated_against_estimate(const char *method, efsi_memory *estima
   state_alloc_case(&s, &g, &cs);
   efsi_solver sv;
   solver_create(&sv, &cs, &d, &g, ts.dt, &efsi_cpu_backend);
+  efsi_outputs *outputs = outputs_create(&cs, &g, &efsi_cpu_backend);
   *allocated = heap_bytes() - before;
   *estimate = case_memory(&cs, &g, &d);
   /* the lists the estimate counts are those of the objects */
@@ -82,11 +95,26 @@ static double allocated_against_estimate(const char *method, efsi_memory *estima
     printf("%s: allocated %.0f bytes, estimated %.0f (state %.0f, solver %.0f, scratch %.0f, "
            "halo %.0f, smac %.0f)\n", method, *allocated, estimate->host, estimate->state,
            estimate->solver, estimate->scratch, estimate->halo, estimate->smac);
+  outputs_free(outputs);
   solver_free(&sv);
   state_free(&s);
   decomp_free(&d);
   return (*allocated - estimate->host) / estimate->host;
 }
+
+START_TEST(averages_allocate_what_check_says)
+{
+  efsi_memory m;
+  double allocated;
+  const double rel = allocated_with("pressure.method=acm", "average.sample_every=5", &m,
+                                    &allocated);
+  /* every field of the case (u v w p, two phi, six B) summed: 12 fields */
+  const double field = m.state / 12.0;
+  ck_assert_msg(fabs(m.averages / field - 12.0) < 1e-9, "averages %.0f, a field %.0f",
+                m.averages, field);
+  ck_assert_msg(rel > -0.01 && rel < 0.01, "allocated %.0f, estimated %.0f", allocated, m.host);
+}
+END_TEST
 
 START_TEST(acm_allocates_what_check_says)
 {
@@ -117,6 +145,7 @@ static Suite *memory_suite(void)
   TCase *tc = tcase_create("estimate");
   tcase_add_test(tc, acm_allocates_what_check_says);
   tcase_add_test(tc, smac_allocates_what_check_says);
+  tcase_add_test(tc, averages_allocate_what_check_says);
   suite_add_tcase(s, tc);
   return s;
 }

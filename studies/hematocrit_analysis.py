@@ -1,11 +1,16 @@
 #!/usr/bin/python3
-"""Analysis of a capillary hematocrit study (verify/hematocrit-study).
+"""Analysis of a capillary hematocrit study (studies/hematocrit-study).
 
-  verify/hematocrit_analysis.py STUDY_DIR
+  studies/hematocrit_analysis.py STUDY_DIR [--from outputs|fields]
 
 Reads STUDY_DIR/study.json (written by the study command) and, for every run, its
-diagnostics.csv, bodies.csv and fields_*.nc; writes CSV tables, PNG figures and report.md
-into STUDY_DIR.  The quantities and how each is computed are in docs/studies.md.
+diagnostics.csv, bodies.nc (else bodies.csv), average.nc (the time-averaged u and phi_rbc
+of the sampling window) and fields_*.nc (the volume fractions: the cell-free layer of each
+file, Fig. 7); writes CSV tables, PNG figures and report.md into STUDY_DIR.  --from fields
+reads what the study read before efsi's selective outputs (docs/output.md): the profiles
+from the fields files in the window and the bodies from bodies.csv, so that both paths
+can be compared on a study written with sampling.full_fields = yes.  The quantities and
+how each is computed are in docs/studies.md.
 
 Quantities over time (lumen flow rate, tube and discharge hematocrit, mean and largest
 lumen wall shear) come from diagnostics.csv when it has the solver's columns
@@ -89,6 +94,7 @@ def read_table(path):
 
 
 def read_bodies(path):
+    """bodies.csv as {column: array}, one row per body and step; None when absent."""
     if not os.path.exists(path):
         return None
     t = read_table(path)
@@ -97,6 +103,55 @@ def read_bodies(path):
     t["id"] = t["id"].astype(int)
     t["step"] = t["step"].astype(int)
     return t
+
+
+def read_bodies_nc(path):
+    """bodies.nc (docs/output.md) as the rows of bodies.csv: {column: array} with id, kind
+    (names), step, time, x, y, z, u, v, w, one row per body and step, steps in order and
+    bodies by id within a step; None when absent or unreadable."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with netCDF4.Dataset(path) as nc:
+            nc.set_auto_mask(False)
+            names = nc["kind"].getncattr("flag_meanings").split()
+            ids = np.asarray(nc["body"][:], dtype=int)
+            kinds = np.asarray(names, dtype=object)[np.asarray(nc["kind"][:], dtype=int)]
+            steps = np.asarray(nc["step"][:], dtype=int)
+            times = np.asarray(nc["time"][:], dtype=float)
+            pos = np.asarray(nc["position"][:], dtype=float)    # (time, body, xyz)
+            vel = np.asarray(nc["velocity"][:], dtype=float)
+    except (OSError, KeyError, AttributeError):
+        return None
+    nt, nb = len(steps), len(ids)
+    if nt == 0 or nb == 0:
+        return None
+    order = np.argsort(ids, kind="stable")
+    t = {"id": np.tile(ids[order], nt), "kind": np.tile(kinds[order], nt).astype(str),
+         "step": np.repeat(steps, nb), "time": np.repeat(times, nb)}
+    for k, c in enumerate("xyz"):
+        t[c] = pos[:, order, k].ravel()
+    for k, c in enumerate("uvw"):
+        t[c] = vel[:, order, k].ravel()
+    return t
+
+
+def read_average(path):
+    """average.nc (docs/output.md, "Averages"): its fields (z, y, x), the samples and the
+    window [first, last]; None when absent or unreadable."""
+    if not os.path.exists(path):
+        return None
+    try:
+        with netCDF4.Dataset(path) as nc:
+            nc.set_auto_mask(False)
+            out = {"samples": int(nc.getncattr("average_samples")),
+                   "window": tuple(float(t) for t in nc["time_bnds"][0])}
+            for name, v in nc.variables.items():
+                if v.dimensions[:1] == ("time",) and len(v.dimensions) == 4:
+                    out[name] = np.asarray(v[0], dtype=float)
+            return out
+    except (OSError, KeyError, AttributeError):
+        return None
 
 
 def fields_files(run_dir):
@@ -205,23 +260,21 @@ def fields_quantities(path, g, mu, rbc, nbins):
     """The quantities of one fields file: flow rate and hematocrits, wall shear, and the
     radial profiles (bin sums and counts, bins of h/2 out to R) of phi_rbc and u."""
     f = read_fields(path, ("u", "phi_wall", "phi_rbc"))
-    if f is None or "u" not in f or "phi_wall" not in f:
+    if f is None or "phi_wall" not in f:
         return None
-    u, wall = f["u"], f["phi_wall"]
-    phi = f.get("phi_rbc", np.zeros_like(u))
+    wall = f["phi_wall"]
+    phi = f.get("phi_rbc", np.zeros_like(wall))
+    if "u" not in f:   # fields files of the volume fractions alone: the RBCs' profile only
+        return phi_quantities(f, phi, g, nbins)
+    u = f["u"]
     lumen = (wall < 0.5) & g.tube[:, :, None]
     Lx = g.L[0]
     q = float(np.sum(u[lumen])) * g.cell / Lx
     q_rbc = float(np.sum((u * phi)[lumen])) * g.cell / Lx
     v_lumen = float(np.sum((1 - wall)[np.broadcast_to(g.tube[:, :, None], u.shape)])) * g.cell
     tau_mean, tau_max = wall_shear(u, wall, lumen, g, mu)
-    edges = np.linspace(0, g.R, nbins + 1)
-    b = np.digitize(g.r, edges) - 1                  # (nz, ny); nbins = beyond R
-    b = np.where(b < 0, 0, np.minimum(b, nbins))
-    nx = u.shape[2]
-    prof_phi = np.bincount(b.ravel(), phi.sum(axis=2).ravel(), minlength=nbins + 1)[:nbins]
-    prof_u = np.bincount(b.ravel(), u.sum(axis=2).ravel(), minlength=nbins + 1)[:nbins]
-    prof_n = np.bincount(b.ravel(), minlength=nbins + 1)[:nbins] * nx
+    prof_phi, prof_n = radial_sums(phi, g, nbins)
+    prof_u, _ = radial_sums(u, g, nbins)
     return {"step": f["step"], "time": f["time"], "Q": q,
             "Ht": float(np.sum(phi)) * g.cell / v_lumen if v_lumen > 0 else math.nan,
             "Hd": q_rbc / q if q != 0 else math.nan,
@@ -229,12 +282,38 @@ def fields_quantities(path, g, mu, rbc, nbins):
             "prof_phi": prof_phi, "prof_u": prof_u, "prof_n": prof_n, "has_rbc": "phi_rbc" in f}
 
 
+def radial_sums(a, g, nbins):
+    """Sums of a (z, y, x) over x and the radial bins of h/2 out to R, and the cells summed
+    per bin (bins of g's cell-centre radius; beyond R left out)."""
+    edges = np.linspace(0, g.R, nbins + 1)
+    b = np.digitize(g.r, edges) - 1                  # (nz, ny); nbins = beyond R
+    b = np.where(b < 0, 0, np.minimum(b, nbins))
+    sums = np.bincount(b.ravel(), a.sum(axis=2).ravel(), minlength=nbins + 1)[:nbins]
+    cells = np.bincount(b.ravel(), minlength=nbins + 1)[:nbins] * a.shape[2]
+    return sums, cells
+
+
+def phi_quantities(f, phi, g, nbins):
+    """The quantities of a fields file without the velocity: the RBCs' radial profile."""
+    prof_phi, prof_n = radial_sums(phi, g, nbins)
+    nan = math.nan
+    return {"step": f["step"], "time": f["time"], "Q": nan, "Ht": nan, "Hd": nan,
+            "tau_mean": nan, "tau_max": nan, "prof_phi": prof_phi,
+            "prof_u": np.full(nbins, nan), "prof_n": prof_n, "has_rbc": "phi_rbc" in f}
+
+
 class Run:
     def __init__(self, study, entry):
         self.label, self.ht = entry["label"], entry["ht"]
         self.dir = os.path.join(study.dir, entry["dir"])
         self.diag = read_table(os.path.join(self.dir, "diagnostics.csv"))
-        self.bodies = read_bodies(os.path.join(self.dir, "bodies.csv"))
+        outputs = study.source != "fields"
+        self.bodies = read_bodies_nc(os.path.join(self.dir, "bodies.nc")) if outputs else None
+        self.bodies_source = "bodies.nc" if self.bodies is not None else "bodies.csv"
+        if self.bodies is None:
+            self.bodies = read_bodies(os.path.join(self.dir, "bodies.csv"))
+        average = os.path.join(self.dir, "average.nc")
+        self.average = average if outputs and os.path.exists(average) else None
         self.fields = fields_files(self.dir)
         self.case = study.name + "-" + self.label
         self.study = study
@@ -294,15 +373,16 @@ class Run:
 
 
 class Study:
-    def __init__(self, study_dir):
+    def __init__(self, study_dir, source="outputs"):
         self.dir = study_dir
+        self.source = source      # "outputs": average.nc and bodies.nc where there; "fields"
         path = os.path.join(study_dir, "study.json")
         try:
             with open(path) as f:
                 info = json.load(f)
         except (OSError, ValueError) as e:
             raise AnalysisError("cannot read %s (%s): is this a study folder written by "
-                                "verify/hematocrit-study?" % (path, e))
+                                "studies/hematocrit-study?" % (path, e))
         s = info["settings"]
         self.study_file = info.get("study_file", "")
         self.settings, self.geo = s, info["geometry"]
@@ -444,11 +524,31 @@ def fig9_profile(run, study):
 
 
 def rbc_profile(run, study):
-    """Time-averaged (over the fields files in the window) azimuthal and axial mean of phi_rbc
-    and u in radial bins of h/2; the files used."""
+    """Time-averaged azimuthal and axial mean of phi_rbc and u in radial bins of h/2 over
+    [sampling.start, the run's end] (every run, the plasma reference too): from the run's
+    average.nc (its samples: every fields_every steps from sampling.start, and the run's
+    last step), else over the fields files in that window; "files": the samples."""
+    if run.average:
+        a = read_average(run.average)
+        if a is not None and "u" in a:
+            g = study.geometry(run.average)
+            nbins = study.profile_bins
+            prof_u, prof_n = radial_sums(a["u"], g, nbins)
+            prof_phi, _ = radial_sums(a.get("phi_rbc", np.zeros_like(a["u"])), g, nbins)
+            edges = np.linspace(0, study.R, nbins + 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return {"r": 0.5 * (edges[1:] + edges[:-1]), "phi": prof_phi / prof_n,
+                        "u": prof_u / prof_n, "files": a["samples"], "n": prof_n * a["samples"],
+                        "source": "average.nc (%d samples, t in [%.6g, %.6g])"
+                                  % ((a["samples"],) + a["window"])}
+        run.notes.append("average.nc unreadable: the profile from the fields files")
     fq = [q for q in run.fields_series()
           if study.t0 - 1e-9 * max(study.t1, 1) <= q["time"] <= run.t1 * (1 + 1e-9)]
-    return files_profile(fq, study) if fq else None
+    if not fq:
+        return None
+    prof = files_profile(fq, study)
+    prof["source"] = "fields files (%d in the window)" % len(fq)
+    return prof
 
 
 def files_profile(fq, study):
@@ -786,8 +886,8 @@ def fmt(x, spec="%.4g"):
     return "-" if x is None or (isinstance(x, float) and not math.isfinite(x)) else spec % x
 
 
-def analyse(study_dir, log=print):
-    st = Study(study_dir)
+def analyse(study_dir, log=print, source="outputs"):
+    st = Study(study_dir, source)
     runs = [r for r in st.runs if r.ok]
     missing = [r.label for r in st.runs if not r.ok]
     if not runs:
@@ -839,6 +939,7 @@ def analyse(study_dir, log=print):
         prof = rbc_profile(run, st)
         row["cfl"] = row["cfl_lo"] = row["cfl_hi"] = math.nan
         row["profile_files"] = 0 if prof is None else prof["files"]
+        row["profile_source"] = "none" if prof is None else prof["source"]
         if prof is None:
             continue
         ref = math.nan
@@ -942,7 +1043,7 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
     w = L.append
     w("# Hematocrit study `%s`" % st.name)
     w("")
-    w("Written by `verify/hematocrit_analysis.py` from the runs in this folder (study file "
+    w("Written by `studies/hematocrit_analysis.py` from the runs in this folder (study file "
       "`%s`). How each quantity is computed: docs/studies.md." % os.path.basename(st.study_file))
     w("")
     w("| setting | value |")
@@ -1008,6 +1109,10 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
     w("")
     for key, src in sources.items():
         w("- %s: %s." % (NAMES[key], "; ".join("%s (%s)" % (k, ", ".join(v)) for k, v in src.items())))
+    w("- time-averaged radial profiles of phi_rbc and u (the cell-free layer): %s." % "; ".join(
+        "%s: %s" % (r["label"], r.get("profile_source", "none")) for r in summary))
+    w("- bodies (counts, Figs. 8 and 9): %s." % "; ".join(
+        "%s: %s" % (run.label, run.bodies_source) for run in runs if run.bodies is not None))
     w("")
     w("From fields files: lumen = cells with phi_wall < 1/2 inside the tube; flow rate = the sum "
       "of u over the lumen cells times h³ / Lx (the mean over x of the flux through a "
@@ -1102,11 +1207,15 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
 
 
 def main(argv):
+    source = "outputs"
+    if len(argv) == 4 and argv[2] == "--from" and argv[3] in ("outputs", "fields"):
+        source = argv[3]
+        argv = argv[:2]
     if len(argv) != 2 or argv[1].startswith("-"):
-        sys.stderr.write("usage: verify/hematocrit_analysis.py STUDY_DIR\n")
+        sys.stderr.write("usage: studies/hematocrit_analysis.py STUDY_DIR [--from outputs|fields]\n")
         return 2
     try:
-        analyse(argv[1])
+        analyse(argv[1], source=source)
     except AnalysisError as e:
         sys.stderr.write("hematocrit_analysis: %s\n" % e)
         return 1
