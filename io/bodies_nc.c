@@ -40,8 +40,6 @@ static const struct {
   {"second_moment", "um2", "phi-weighted second moments about the centroid, per volume",
    "xx yy zz xy xz yz", 6}};
 
-/* Bodies in a chunk of a record variable: about 1.5 MiB of xyz values. */
-enum { CHUNK_BODIES = 65536 };
 
 typedef struct {
   int ncid;
@@ -108,7 +106,7 @@ static void define_file(bodies_ids *b, const efsi_bodies_file *f)
   BODIES_CHECK(b, nc_put_att_short(b->ncid, b->kind, "flag_values", NC_SHORT,
                                    (size_t)(f->kinds < 16 ? f->kinds : 16), flags));
   put_text(b, b->kind, "flag_meanings", meanings);
-  const size_t bodies = (size_t)(f->total < CHUNK_BODIES ? f->total : CHUNK_BODIES);
+  const size_t bodies = (size_t)(f->total < BODIES_NC_CHUNK_BODIES ? f->total : BODIES_NC_CHUNK_BODIES);
   for (int v = 0; v < RECORD_VARIABLES; v++) {
     const int width = record_variable[v].width;
     const int dims[3] = {b->time_dim, b->body_dim, width == 6 ? b->sym_dim : b->xyz_dim};
@@ -200,6 +198,53 @@ static void write_bodies(const bodies_ids *b, long first, long count,
   free(kind);
 }
 
+/* Collective, the parallel path: the records regrouped so that each chunk of the record
+ * variables (BODIES_NC_CHUNK_BODIES bodies) is written by one rank alone.  HDF5 writes a chunk that
+ * several ranks share by reading, changing and writing it back, and those writes can undo
+ * each other: seen on 4 ranks as another rank's values, or none, in a record
+ * (tests/test_body_shapes_mpi).  Rank r takes the whole chunks [r nch / size, (r + 1) nch /
+ * size); each received piece lands at its ids, in whatever rank order the slabs come.
+ * Returns the regrouped records (freed by the caller) and sets *first, *count to them. */
+static efsi_body_record *align_to_chunks(const efsi_bodies_file *f, const efsi_decomp *d,
+                                         long *first, long *count,
+                                         const efsi_body_record *record)
+{
+  const long chunk = f->total < BODIES_NC_CHUNK_BODIES ? (f->total > 0 ? f->total : 1) : BODIES_NC_CHUNK_BODIES;
+  const long chunks = (f->total + chunk - 1) / chunk;
+  const int size = d->size;
+  long mine[2] = {*first, *count}, *slab = efsi_malloc((size_t)size * 2 * sizeof *slab,
+                                                      "bodies.nc");
+  MPI_CHECK(MPI_Allgather(mine, 2, MPI_LONG, slab, 2, MPI_LONG, d->comm));
+  int *sends = efsi_malloc((size_t)size * 4 * sizeof *sends, "bodies.nc");
+  int *send_at = sends + size, *recvs = sends + 2 * size, *recv_at = sends + 3 * size;
+#define WRITER_LO(r) (chunks * (r) / size * chunk < f->total ? chunks * (r) / size * chunk : f->total)
+  const long lo = WRITER_LO(d->rank), hi = WRITER_LO(d->rank + 1);
+  for (int r = 0; r < size; r++) {
+    /* what this rank sends to writer r, and what it receives from slab r */
+    const long a = *first > WRITER_LO(r) ? *first : WRITER_LO(r);
+    const long b = *first + *count < WRITER_LO(r + 1) ? *first + *count : WRITER_LO(r + 1);
+    sends[r] = b > a ? (int)(b - a) : 0;
+    send_at[r] = b > a ? (int)(a - *first) : 0;
+    const long c = slab[2 * r] > lo ? slab[2 * r] : lo;
+    const long e = slab[2 * r] + slab[2 * r + 1] < hi ? slab[2 * r] + slab[2 * r + 1] : hi;
+    recvs[r] = e > c ? (int)(e - c) : 0;
+    recv_at[r] = e > c ? (int)(c - lo) : 0;
+  }
+#undef WRITER_LO
+  MPI_Datatype one;
+  MPI_CHECK(MPI_Type_contiguous((int)sizeof *record, MPI_BYTE, &one));
+  MPI_CHECK(MPI_Type_commit(&one));
+  efsi_body_record *mine_now = efsi_malloc((size_t)(hi > lo ? hi - lo : 1) * sizeof *mine_now,
+                                           "bodies.nc");
+  MPI_CHECK(MPI_Alltoallv(record, sends, send_at, one, mine_now, recvs, recv_at, one, d->comm));
+  MPI_CHECK(MPI_Type_free(&one));
+  free(sends);
+  free(slab);
+  *first = lo;
+  *count = hi - lo;
+  return mine_now;
+}
+
 double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long step,
                         double time, long first, long count, const efsi_body_record *record)
 {
@@ -234,6 +279,9 @@ double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long st
     free(displs);
     first = 0;
     count = holds ? f->total : 0;
+    record = all;
+  } else {
+    all = align_to_chunks(f, d, &first, &count, record);
     record = all;
   }
   bodies_ids b = {.path = path, .temp = exists ? NULL : temp, .parallel = parallel};

@@ -18,6 +18,10 @@
  * and close costs more than the gather of a few MB (docs/output.md, "bodies.nc"). */
 enum { BODIES_NC_SERIAL_BODIES = 50000 };
 
+/* Bodies in a chunk of a record variable (about 1.5 MiB of xyz values); in parallel each
+ * chunk is written by one rank. */
+enum { BODIES_NC_CHUNK_BODIES = 65536 };
+
 /* One body at one output step, as bodies.nc stores it. */
 typedef struct {
   long id;

@@ -316,50 +316,90 @@ static int files_differ(const char *a, const char *b, char *what, size_t len)
   return differ;
 }
 
-START_TEST(bodies_file_parallel_and_through_rank0)
+/* Writes records of total bodies (every rank holds them all; rank r appends its uneven
+ * share of the ids) in parallel and through rank 0, and says on rank 0 whether the two
+ * files differ (0: the same bits). */
+static int both_paths_differ(const efsi_decomp *d, const efsi_body_record *all, long total,
+                             int records, int power, char *what, size_t len)
 {
-  setup();
-  efsi_body b[BODIES];
-  make_bodies(b);
-  int size, rank;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const int ranks[3] = {size, 1, 1};   /* 32 cells along x: up to 8 ranks */
-  efsi_decomp d;
-  efsi_grid g;
-  test_decomp(&d, &g, cells, ranks, periodic, length);
-  efsi_body_record *all = records_on(&d, &g, b);   /* rank 0's; every rank's copy below */
-  if (!all) all = calloc(BODIES, sizeof *all);
-  MPI_Bcast(all, (int)(BODIES * sizeof *all), MPI_BYTE, 0, MPI_COMM_WORLD);
   char dir[2][64] = {"bodies_nc_parallel.XXXXXX", "bodies_nc_rank0.XXXXXX"};
+  const int rank = d->rank, size = d->size;
+  /* power 1: near even shares; 2: uneven (rank 0 none on 2 ranks and more, the last the
+   * most) */
+  const long r0 = power == 1 ? rank : rank * rank, r1 = power == 1 ? rank + 1 : (rank + 1) * (rank + 1);
+  const long whole = power == 1 ? size : (long)size * size;
+  const long first = total * r0 / whole, end = total * r1 / whole;
+  efsi_body_record *moved = calloc((size_t)(end > first ? end - first : 1), sizeof *moved);
   for (int w = 0; w < 2; w++) {
     if (rank == 0) ck_assert(mkdtemp(dir[w]) != NULL);
     MPI_Bcast(dir[w], sizeof dir[w], MPI_CHAR, 0, MPI_COMM_WORLD);
     const efsi_bodies_file f = {.dir = dir[w], .case_name = "shapes", .run_id = "test",
                                 .kind_names = body_kind_names, .kinds = BODY_KINDS,
-                                .total = BODIES, .serial_up_to = w ? BODIES : 0};
-    /* rank r writes its share of the ids, uneven on purpose (rank 0 none on 2 ranks) */
-    const long first = (long)BODIES * rank / size, end = (long)BODIES * (rank + 1) / size;
-    for (int record = 0; record < 3; record++) {
-      efsi_body_record moved[BODIES];   /* the records differ from step to step */
-      memcpy(moved, all, sizeof moved);
-      for (long k = first; k < end; k++) moved[k].x[0] += 0.25 * record;
-      bodies_nc_append(&f, &d, 10L * record, 0.5 * record, first, end - first, moved + first);
+                                .total = total, .serial_up_to = w ? total : 0};
+    for (int record = 0; record < records; record++) {
+      for (long k = first; k < end; k++) {   /* the records differ from step to step */
+        moved[k - first] = all[k];
+        moved[k - first].x[0] += 0.25 * record;
+      }
+      bodies_nc_append(&f, d, 10L * record, 0.5 * record, first, end - first, moved);
     }
   }
-  if (test_rank0()) {
-    char a[128], c[128], what[NC_MAX_NAME + 64];
+  free(moved);
+  int differ = 0;
+  if (rank == 0) {
+    char a[128], c[128];
     snprintf(a, sizeof a, "%s/bodies.nc", dir[0]);
     snprintf(c, sizeof c, "%s/bodies.nc", dir[1]);
-    const int differ = files_differ(a, c, what, sizeof what);
+    differ = files_differ(a, c, what, len);
     remove(a);
     remove(c);
     rmdir(dir[0]);
     rmdir(dir[1]);
-    ck_assert_msg(!differ, "bodies.nc in parallel and through rank 0 differ: %s", what);
-    printf("bodies.nc: %d bodies, 3 records on %d ranks: the same file in parallel and "
-           "through rank 0\n", BODIES, size);
   }
+  return differ;
+}
+
+START_TEST(bodies_file_parallel_and_through_rank0)
+{
+  setup();
+  efsi_body b[BODIES];
+  make_bodies(b);
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int ranks[3] = {size, 1, 1};   /* 32 cells along x: up to 8 ranks */
+  efsi_decomp d;
+  efsi_grid g;
+  test_decomp(&d, &g, cells, ranks, periodic, length);
+  char what[NC_MAX_NAME + 64];
+  /* the bodies of this test, in one chunk */
+  efsi_body_record *all = records_on(&d, &g, b);   /* rank 0's; every rank's copy below */
+  if (!all) all = calloc(BODIES, sizeof *all);
+  MPI_Bcast(all, (int)(BODIES * sizeof *all), MPI_BYTE, 0, MPI_COMM_WORLD);
+  int differ = both_paths_differ(&d, all, BODIES, 4, 1, what, sizeof what);
+  ck_assert_msg(!differ, "%d bodies: bodies.nc in parallel and through rank 0 differ: %s",
+                BODIES, what);
+  free(all);
+  /* two and a half chunks of made-up bodies: slabs that straddle the chunks' bounds */
+  const long many = 2 * BODIES_NC_CHUNK_BODIES + BODIES_NC_CHUNK_BODIES / 2 + 7;
+  all = calloc((size_t)many, sizeof *all);
+  for (long k = 0; k < many; k++) {
+    all[k].id = k;
+    all[k].kind = (int)(k % BODY_KINDS);
+    all[k].volume = 1.0 + 1e-6 * (double)k;
+    for (int q = 0; q < 3; q++) {
+      all[k].x[q] = all[k].centroid[q] = 1e-3 * (double)k + q;
+      all[k].v[q] = -1e-4 * (double)k;
+    }
+    for (int q = 0; q < 6; q++) all[k].moment[q] = 1e-5 * (double)(k + q);
+  }
+  for (int power = 1; power <= 2; power++) {
+    differ = both_paths_differ(&d, all, many, 2, power, what, sizeof what);
+    ck_assert_msg(!differ, "%ld bodies (shares of power %d): bodies.nc in parallel and "
+                  "through rank 0 differ: %s", many, power, what);
+  }
+  if (test_rank0())
+    printf("bodies.nc: %d and %ld bodies on %d ranks: the same file in parallel and through "
+           "rank 0\n", BODIES, many, size);
   free(all);
   decomp_free(&d);
 }
