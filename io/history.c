@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 
 #include "base/errors.h"
 #include "io/bodies_csv.h"
+#include "io/bodies_nc.h"
 #include "io/csv.h"
 #include "io/nc_check.h"
 #include "io/output.h"
@@ -47,10 +49,11 @@ static void read_fields_header(const char *path, efsi_history_file *f)
   if (nc_get_att_longlong(ncid, NC_GLOBAL, "step", &step) != NC_NOERR
       || nc_get_att_double(ncid, NC_GLOBAL, "time", &f->time) != NC_NOERR)
     snprintf(f->problem, sizeof f->problem, "no step or time attribute");
-  else if (step != f->step)
+  else if (step != f->step && f->step >= 0)
     snprintf(f->problem, sizeof f->problem, "holds step %lld", step);
   else
     f->readable = 1;
+  if (f->step < 0) f->step = (long)step;   /* average.nc: its name holds no step */
   if (nc_inq_attlen(ncid, NC_GLOBAL, "run_id", &n) == NC_NOERR && n < sizeof f->run_id
       && nc_get_att_text(ncid, NC_GLOBAL, "run_id", f->run_id) == NC_NOERR)
     f->run_id[n] = '\0';
@@ -71,7 +74,7 @@ int history_scan(efsi_history *h, const char *dir, long headers_after, char *err
 {
   memset(h, 0, sizeof *h);
   snprintf(h->dir, sizeof h->dir, "%s", dir);
-  h->diagnostics_last = h->bodies_last = -1;
+  h->diagnostics_last = h->bodies_last = h->bodies_nc_last = -1;
   DIR *listing = opendir(dir);
   if (!listing) {
     if (errno == ENOENT || errno == ENOTDIR) return 0;
@@ -84,12 +87,19 @@ int history_scan(efsi_history *h, const char *dir, long headers_after, char *err
     h->output |= output_is_efsi_file(e->d_name);
     h->diagnostics |= strcmp(e->d_name, "diagnostics.csv") == 0;
     h->bodies |= strcmp(e->d_name, "bodies.csv") == 0;
+    h->bodies_nc |= strcmp(e->d_name, "bodies.nc") == 0;
     const long restart = name_step(e->d_name, "restart", ".nc");
     const long fields = name_step(e->d_name, "fields", ".nc");
-    if (name_step(e->d_name, "restart", ".nc.tmp") >= 0
-        || name_step(e->d_name, "fields", ".nc.tmp") >= 0)
-      h->temporaries++;
-    if ((restart < 0 && fields < 0) || strlen(e->d_name) >= sizeof h->file->name) continue;
+    long output = name_step(e->d_name, "box", ".nc");
+    if (output < 0) output = name_step(e->d_name, "slices", ".nc");
+    const int average = strcmp(e->d_name, "average.nc") == 0;
+    static const char *const series[4] = {"restart", "fields", "box", "slices"};
+    for (int k = 0; k < 4; k++) h->temporaries += name_step(e->d_name, series[k], ".nc.tmp") >= 0;
+    h->temporaries += strcmp(e->d_name, "average.nc.tmp") == 0
+                   || strcmp(e->d_name, "bodies.nc.tmp") == 0;
+    if ((restart < 0 && fields < 0 && output < 0 && !average)
+        || strlen(e->d_name) >= sizeof h->file->name)
+      continue;
     if (h->nfiles == capacity) {
       capacity = capacity ? 2 * capacity : 64;
       h->file = efsi_realloc(h->file, (size_t)capacity * sizeof *h->file, "the output files");
@@ -97,18 +107,25 @@ int history_scan(efsi_history *h, const char *dir, long headers_after, char *err
     efsi_history_file *f = &h->file[h->nfiles++];
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", e->d_name);
-    f->kind = restart >= 0 ? HISTORY_RESTART : HISTORY_FIELDS;
-    f->step = restart >= 0 ? restart : fields;
+    f->kind = restart >= 0 ? HISTORY_RESTART : fields >= 0 ? HISTORY_FIELDS : HISTORY_OUTPUT;
+    f->step = restart >= 0 ? restart : fields >= 0 ? fields : output;
+    if (average) {   /* its step is in its header: read now, whatever headers_after */
+      char path[EFSI_PATH_LEN + 80];
+      snprintf(path, sizeof path, "%s/%s", dir, f->name);
+      f->step = -1;
+      f->read = 1;
+      read_fields_header(path, f);
+    }
   }
   closedir(listing);
   if (h->nfiles > 1) qsort(h->file, (size_t)h->nfiles, sizeof *h->file, by_step);
   for (int k = 0; k < h->nfiles; k++) {
     efsi_history_file *f = &h->file[k];
-    if (f->step <= headers_after) continue;
+    if (f->step <= headers_after || f->read) continue;
     char path[EFSI_PATH_LEN + 80];
     snprintf(path, sizeof path, "%s/%s", dir, f->name);
     f->read = 1;
-    if (f->kind == HISTORY_FIELDS) {
+    if (f->kind != HISTORY_RESTART) {
       read_fields_header(path, f);
       continue;
     }
@@ -128,6 +145,8 @@ int history_scan(efsi_history *h, const char *dir, long headers_after, char *err
   h->diagnostics_last = csv_last_step(path, 0, &h->diagnostics_last_time);
   snprintf(path, sizeof path, "%s/bodies.csv", dir);
   h->bodies_last = csv_last_step(path, BODIES_CSV_STEP_COLUMN, &time);
+  snprintf(path, sizeof path, "%s/bodies.nc", dir);
+  h->bodies_nc_last = h->bodies_nc ? bodies_nc_last_step(path, &time) : -1;
   h->recorded = history_record_read(dir, &h->record) == 0;
   return 0;
 }
@@ -177,8 +196,8 @@ int history_move_aside(const efsi_history *h, long step, char *aside, size_t len
       return 1;
     }
   }
-  static const char *const tables[] = {"diagnostics.csv", "bodies.csv", "performance.json",
-                                       "run.json"};
+  static const char *const tables[] = {"diagnostics.csv", "bodies.csv", "bodies.nc",
+                                       "performance.json", "run.json"};
   char from[EFSI_PATH_LEN + 200], to[EFSI_PATH_LEN + 400];
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
     snprintf(from, sizeof from, "%s/%s", h->dir, tables[t]);
@@ -194,9 +213,14 @@ int history_move_aside(const efsi_history *h, long step, char *aside, size_t len
   int failed = 0;
   for (struct dirent *e = readdir(listing); e && !failed; e = readdir(listing)) {
     long s = -1;
-    static const char *const kinds[2] = {"restart", "fields"}, *const suffix[2] = {".nc", ".nc.tmp"};
-    for (int k = 0; k < 2 && s < 0; k++)
+    static const char *const kinds[4] = {"restart", "fields", "box", "slices"};
+    static const char *const suffix[2] = {".nc", ".nc.tmp"};
+    for (int k = 0; k < 4 && s < 0; k++)
       for (int x = 0; x < 2 && s < 0; x++) s = name_step(e->d_name, kinds[k], suffix[x]);
+    for (int k = 0; k < h->nfiles && s < 0; k++)   /* average.nc: the step of its header */
+      if (strcmp(e->d_name, h->file[k].name) == 0 && h->file[k].kind == HISTORY_OUTPUT)
+        s = h->file[k].step;
+    if (strcmp(e->d_name, "average.nc.tmp") == 0) s = LONG_MAX;
     if (s <= step) continue;
     snprintf(from, sizeof from, "%.4000s/%.80s", h->dir, e->d_name);
     snprintf(to, sizeof to, "%.4000s/%.255s", aside, e->d_name);

@@ -26,6 +26,11 @@
 #ifdef HAVE_NETCDF_PAR
 #include <netcdf_par.h>
 #endif
+#if defined(__has_include)
+#if __has_include(<netcdf_meta.h>)
+#include <netcdf_meta.h>   /* NC_HAS_QUANTIZE, NC_HAS_PAR_FILTERS */
+#endif
+#endif
 
 /* ---- the output directory ---------------------------------------------------------- */
 
@@ -53,8 +58,10 @@ static int make_directories(const char *dir, char *err, size_t errlen)
 int output_is_efsi_file(const char *name)
 {
   return strncmp(name, "diagnostics.csv", 15) == 0 || strncmp(name, "bodies.csv", 10) == 0
+      || strncmp(name, "bodies.nc", 9) == 0 || strncmp(name, "average.nc", 10) == 0
       || strncmp(name, "run.json", 8) == 0
-      || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0)
+      || ((strncmp(name, "fields_", 7) == 0 || strncmp(name, "restart_", 8) == 0
+           || strncmp(name, "box_", 4) == 0 || strncmp(name, "slices_", 7) == 0)
           && strstr(name, ".nc") != NULL);
 }
 
@@ -86,6 +93,32 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
     return 1;
   }
   return 0;
+}
+
+int ncfile_can_deflate(char *why, size_t len)
+{
+#if defined(HAVE_NETCDF_PAR) && !(defined(NC_HAS_PAR_FILTERS) && NC_HAS_PAR_FILTERS)
+  snprintf(why, len, "this efsi's parallel NetCDF library (%s) cannot compress in parallel "
+           "writes (NetCDF >= 4.7.4 with HDF5 >= 1.10.3 can): set 0", nc_inq_libvers());
+  return 0;
+#else
+  (void)why;
+  (void)len;
+  return 1;
+#endif
+}
+
+int ncfile_can_quantize(char *why, size_t len)
+{
+#if defined(NC_HAS_QUANTIZE) && NC_HAS_QUANTIZE
+  (void)why;
+  (void)len;
+  return 1;
+#else
+  snprintf(why, len, "this efsi's NetCDF library (%s) has no quantization "
+           "(nc_def_var_quantize needs NetCDF >= 4.9.0): set 0", nc_inq_libvers());
+  return 0;
+#endif
 }
 
 int output_path(char *path, size_t len, const char *dir, const char *kind, long step)
@@ -226,25 +259,28 @@ static int room_for(const char *path, double bytes, char *why, size_t len)
   return 0;
 }
 
-void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
-                   const efsi_grid *g, int dim[3], int nvars, const double *time)
+void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes)
 {
-  ncfile_buffers(f, path, d, g);
-  f->stall = stall_requested(path);
-  f->time = time ? *time : 0.0;
-  dim[0] = dim[1] = dim[2] = -1;
-  /* A full disk found by parallel HDF5 in the middle of a collective write can leave the
-   * ranks waiting for each other; look for the room first, so that the common case stops
-   * cleanly before anything is written. */
-  const double bytes = (double)nvars * 8.0 * g->global_n[0] * (double)g->global_n[1]
-                     * g->global_n[2] + NCFILE_HEADER_BYTES + NCFILE_VARIABLE_BYTES * nvars;
   char why[EFSI_PATH_LEN + 128] = "";
   int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
   MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
   if (reason && d->rank == 0)
     efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
-               "intact", f->path, strerror(reason), why);
+               "intact", path, strerror(reason), why);
   if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
+}
+
+void ncfile_begin(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                  double values, int nvars, const double *time)
+{
+  ncfile_buffers(f, path, d, g);
+  f->stall = stall_requested(path);
+  f->time = time ? *time : 0.0;
+  /* A full disk found by parallel HDF5 in the middle of a collective write can leave the
+   * ranks waiting for each other; look for the room first, so that the common case stops
+   * cleanly before anything is written. */
+  const double bytes = 8.0 * values + NCFILE_HEADER_BYTES + NCFILE_VARIABLE_BYTES * nvars;
+  ncfile_need_room(f->path, d, bytes);
   if (!f->holds_file) return;
 #ifdef HAVE_NETCDF_PAR
   NCFILE_CHECK(f, nc_create_par(f->temp, NC_NETCDF4 | NC_CLOBBER, d->comm, MPI_INFO_NULL, &f->ncid));
@@ -255,14 +291,31 @@ void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
   NCFILE_CHECK(f, nc_set_fill(f->ncid, NC_NOFILL, NULL));
   /* CF order: the slowest index first. */
   if (time) NCFILE_CHECK(f, nc_def_dim(f->ncid, "time", 1, &f->time_dim));
-  NCFILE_CHECK(f, nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
-  NCFILE_CHECK(f, nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
-  NCFILE_CHECK(f, nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
-  if (!time) return;
+}
+
+/* The time coordinate of a file of a series, after its dimensions. */
+static void define_time(efsi_ncfile *f)
+{
+  if (!f->holds_file || f->time_dim < 0) return;
   /* units "us", not "microseconds": xarray keeps it a number (the run's time in us) */
   f->time_var = ncfile_define(f, "time", 1, &f->time_dim, "us", "simulated time");
   NCFILE_CHECK(f, nc_put_att_text(f->ncid, f->time_var, "standard_name", 4, "time"));
   NCFILE_CHECK(f, nc_put_att_text(f->ncid, f->time_var, "axis", 1, "T"));
+}
+
+void ncfile_begin_done(efsi_ncfile *f) { define_time(f); }
+
+void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
+                   const efsi_grid *g, int dim[3], int nvars, const double *time)
+{
+  const double values = (double)nvars * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
+  ncfile_begin(f, path, d, g, values, nvars, time);
+  dim[0] = dim[1] = dim[2] = -1;
+  if (!f->holds_file) return;
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "z", (size_t)g->global_n[2], &dim[0]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "y", (size_t)g->global_n[1], &dim[1]));
+  NCFILE_CHECK(f, nc_def_dim(f->ncid, "x", (size_t)g->global_n[0], &dim[2]));
+  define_time(f);
 }
 
 int ncfile_define(efsi_ncfile *f, const char *name, int ndims, const int *dims,
@@ -352,6 +405,91 @@ void ncfile_put(efsi_ncfile *f, int varid, const double *field, int centre_dir)
       MPI_CHECK(MPI_Send(f->block + (kg - g->offset[2]) * row_plane, (int)row_plane,
                          MPI_DOUBLE, 0, TAG_PLANE, f->d->comm));
     }
+  }
+#endif
+  stall_if_asked(f);
+}
+
+/* The positions [*first, *first + *n) of set's list along d that this block holds. */
+static void cells_in_block(const efsi_grid *g, const efsi_cell_set *set, int d, int *first,
+                           int *n)
+{
+  int lo = 0, hi = 0;
+  while (lo < set->count[d] && set->index[d][lo] < g->offset[d]) lo++;
+  hi = lo;
+  while (hi < set->count[d] && set->index[d][hi] < g->offset[d] + g->n[d]) hi++;
+  *first = lo;
+  *n = hi - lo;
+}
+
+void ncfile_cells_per_block(const efsi_ncfile *f, const efsi_cell_set *set, size_t chunk[3])
+{
+  int most[3];
+  for (int d = 0; d < 3; d++) {
+    int first;
+    cells_in_block(f->g, set, d, &first, &most[d]);
+  }
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_INT, MPI_MAX, f->d->comm));
+  for (int d = 0; d < 3; d++) chunk[d] = (size_t)(most[d] > 0 ? most[d] : 1);
+}
+
+enum { TAG_PIECE = 4202 };
+
+void ncfile_put_cells(efsi_ncfile *f, int varid, const double *field, int centre_dir,
+                      double divide_by, const efsi_cell_set *set)
+{
+  const efsi_grid *g = f->g;
+  int first[3], n[3];
+  for (int d = 0; d < 3; d++) cells_in_block(g, set, d, &first[d], &n[d]);
+  /* this rank's piece, packed k, j, i (at most its block: f->block) */
+  const ptrdiff_t next = centre_dir < 0 ? 0 : g->stride[centre_dir];
+  double *restrict out = f->block;
+#pragma omp parallel for
+  for (int kk = 0; kk < n[2]; kk++)
+    for (int jj = 0; jj < n[1]; jj++) {
+      const int k = set->index[2][first[2] + kk] - g->offset[2];
+      const int j = set->index[1][first[1] + jj] - g->offset[1];
+      double *restrict row = out + ((size_t)kk * n[1] + jj) * n[0];
+      for (int ii = 0; ii < n[0]; ii++) {
+        const ptrdiff_t p = grid_index(g, set->index[0][first[0] + ii] - g->offset[0], j, k);
+        double value = centre_dir < 0 ? field[p] : 0.5 * (field[p] + field[p + next]);
+        if (divide_by > 0) value /= divide_by;
+        row[ii] = value;
+      }
+    }
+  const int t = f->time_dim >= 0;
+  size_t start[4] = {0, 0, 0, 0}, count[4] = {1, 1, 1, 1};
+  for (int e = 0; e < 3; e++) {
+    start[t + e] = (size_t)first[2 - e];
+    count[t + e] = (size_t)n[2 - e];
+  }
+#ifdef HAVE_NETCDF_PAR
+  NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, out));
+#else
+  /* rank 0 writes every rank's piece in turn */
+  int meta[6] = {first[0], first[1], first[2], n[0], n[1], n[2]};
+  if (f->d->rank == 0) {
+    double *piece = efsi_malloc(grid_cells(g) * sizeof(double) + 1, "a NetCDF piece");
+    for (int r = 0; r < f->d->size; r++) {
+      const double *values = out;
+      if (r > 0) {
+        MPI_CHECK(MPI_Recv(meta, 6, MPI_INT, r, TAG_PIECE, f->d->comm, MPI_STATUS_IGNORE));
+        const int cells = meta[3] * meta[4] * meta[5];
+        MPI_CHECK(MPI_Recv(piece, cells, MPI_DOUBLE, r, TAG_PIECE, f->d->comm,
+                           MPI_STATUS_IGNORE));
+        values = piece;
+      }
+      for (int e = 0; e < 3; e++) {
+        start[t + e] = (size_t)meta[2 - e];
+        count[t + e] = (size_t)meta[5 - e];
+      }
+      if (meta[3] * meta[4] * meta[5] > 0)
+        NCFILE_CHECK(f, nc_put_vara_double(f->ncid, varid, start, count, values));
+    }
+    free(piece);
+  } else {
+    MPI_CHECK(MPI_Send(meta, 6, MPI_INT, 0, TAG_PIECE, f->d->comm));
+    MPI_CHECK(MPI_Send(out, n[0] * n[1] * n[2], MPI_DOUBLE, 0, TAG_PIECE, f->d->comm));
   }
 #endif
   stall_if_asked(f);

@@ -19,10 +19,17 @@
  * nonzero with a one-line message in err on refusal or failure. */
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
 
-/* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, run.json,
- * fields_*.nc and restart_*.nc, and their temporary names (a run that died mid-write is a
- * previous run too). */
+/* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, bodies.nc,
+ * average.nc, run.json, fields_*.nc, restart_*.nc, box_*.nc and slices_*.nc, and their
+ * temporary names (a run that died mid-write is a previous run too). */
 int output_is_efsi_file(const char *name);
+
+/* What this NetCDF library can do for the selective outputs (docs/output.md, "Compression
+ * and quantization"): deflate (with parallel NetCDF: filters on parallel writes, NetCDF
+ * >= 4.7.4 with HDF5 >= 1.10.3) and quantization (nc_def_var_quantize, NetCDF >= 4.9.0).
+ * 1 when it can; 0 with one line saying why not in why. */
+int ncfile_can_deflate(char *why, size_t len);
+int ncfile_can_quantize(char *why, size_t len);
 
 /* path <- "dir/kind_NNNNNNNN.nc" (step with 8 digits).  Nonzero when it does not fit. */
 int output_path(char *path, size_t len, const char *dir, const char *kind, long step);
@@ -54,6 +61,10 @@ EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
 #define NCFILE_CHECK(f, call) do { errno = 0; int nc_rc_ = (call); \
   if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
 
+/* Collective: stop every rank (status 1, naming path) when the folder of path has less room
+ * than bytes (free space, the file-size limit), before anything of the file is written. */
+void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes);
+
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
  * sizes; ids in dim[0..2] in that order).  With time (a file of a series: fields, averages)
  * a dimension time of length 1 comes first, with its CF coordinate variable time(time)
@@ -64,6 +75,31 @@ EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
  * ncfile_failed before the file is created. */
 void ncfile_create(efsi_ncfile *f, const char *path, const efsi_decomp *d,
                    const efsi_grid *g, int dim[3], int nvars, const double *time);
+
+/* Collective, for a file whose dimensions the caller defines: as ncfile_create (the
+ * temporary name, the room for about `values` doubles in nvars variables, the time
+ * dimension of a series) without the dimensions z, y, x; the caller defines its
+ * dimensions, then calls ncfile_begin_done (the time coordinate) before its variables. */
+void ncfile_begin(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,
+                  double values, int nvars, const double *time);
+void ncfile_begin_done(efsi_ncfile *f);
+
+/* The cells of a variable along each direction: count[d] global indices, increasing (a
+ * whole direction, the strided range of a box, the planes of a slice). */
+typedef struct {
+  int count[3];
+  const int *index[3];
+} efsi_cell_set;
+
+/* Collective: the most cells of set along each direction that one rank's block holds (the
+ * chunk of a compressed variable: one rank's piece). */
+void ncfile_cells_per_block(const efsi_ncfile *f, const efsi_cell_set *set, size_t chunk[3]);
+
+/* Collective: write the cells of set of field (layout g; centre_dir as in ncfile_put;
+ * divide_by > 0 divides every value: a sum into a mean) into varid, a variable on
+ * (time, count[2], count[1], count[0]) of a file with a time axis (else without time). */
+void ncfile_put_cells(efsi_ncfile *f, int varid, const double *field, int centre_dir,
+                      double divide_by, const efsi_cell_set *set);
 
 /* Where holds_file: a double variable over dims (1 or 3 of them; 3 means (time, z, y, x) in
  * a file with a time axis) with units and long_name attributes, collective access with

@@ -64,6 +64,9 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
     NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, "drive_force", NC_DOUBLE, 1, &s->drive_force));
     if (s->run_id[0])
       NCFILE_CHECK(&f, nc_put_att_text(f.ncid, NC_GLOBAL, "run_id", strlen(s->run_id), s->run_id));
+    for (int k = 0; k < s->nnumbers; k++)
+      NCFILE_CHECK(&f, nc_put_att_double(f.ncid, NC_GLOBAL, s->number[k].name, NC_DOUBLE, 1,
+                                         &s->number[k].value));
   }
   /* The tracers (gathered on rank 0) as 1-D variables over the dimension "tracer"; a
    * case without bodies has no such dimension (a zero length would make it unlimited). */
@@ -248,18 +251,24 @@ static int check_header(int ncid, const char *path, const efsi_snapshot *s,
   if (strcmp(stored, s->materials) != 0)
     return nc_message(err, errlen, "%s: materials are '%s', case has '%s'", path, stored,
                       s->materials);
-  for (int n = 0; n < s->nfields; n++)
+  for (int n = 0; n < s->nfields; n++) {
+    int id;
+    if (s->field[n].optional && nc_inq_varid(ncid, s->field[n].name, &id) != NC_NOERR) continue;
     if (check_variable(ncid, path, s->field[n].name, cells, err, errlen)) return 1;
+  }
   return 0;
 }
 
-/* The header as rank 0 reads it, for every rank. */
+/* The header as rank 0 reads it, for every rank: with which optional fields are missing and
+ * the numbers asked for (NaN when absent). */
 typedef struct {
   int failed;
   long long step;
   double time, drive_force;
   char run_id[SNAPSHOT_RUN_ID_LEN];
   char message[MESSAGE_LEN];
+  char missing[SNAPSHOT_MAX_FIELDS];
+  double number[SNAPSHOT_MAX_NUMBERS];
 } restart_header;
 
 static int read_header(const char *path, const efsi_snapshot *s, const efsi_decomp *d,
@@ -272,6 +281,13 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
             || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
   if (!failed && nc_get_att_double(ncid, NC_GLOBAL, "drive_force", &h->drive_force) != NC_NOERR)
     failed = nc_message(h->message, MESSAGE_LEN, "%s: attribute drive_force is missing", path);
+  for (int n = 0; !failed && n < s->nfields; n++) {
+    int id;
+    h->missing[n] = s->field[n].optional && nc_inq_varid(ncid, s->field[n].name, &id) != NC_NOERR;
+  }
+  for (int k = 0; !failed && k < s->nnumbers; k++)
+    if (nc_get_att_double(ncid, NC_GLOBAL, s->number[k].name, &h->number[k]) != NC_NOERR)
+      h->number[k] = NAN;
   nc_close(ncid);
   return failed;
 }
@@ -302,10 +318,13 @@ int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char 
   efsi_ncfile f;
   if (ncfile_open(&f, path, d, s->grid, err, errlen)) return 1;
   int failed = 0;
-  for (int n = 0; n < s->nfields && !failed; n++)
-    failed = ncfile_get(&f, s->field[n].name, s->field[n].data, err, errlen);
+  for (int n = 0; n < s->nfields && !failed; n++) {
+    s->field[n].missing = h.missing[n];
+    if (!h.missing[n]) failed = ncfile_get(&f, s->field[n].name, s->field[n].data, err, errlen);
+  }
   ncfile_close(&f);
   if (failed) return 1;
+  for (int k = 0; k < s->nnumbers; k++) s->number[k].value = h.number[k];
   s->step = (long)h.step;
   s->time = h.time;
   s->drive_force = h.drive_force;

@@ -23,7 +23,9 @@ void restart_write(const char *dir, const efsi_snapshot *s, const efsi_decomp *d
  * the material list and every array against s and d; on a mismatch or an unreadable file
  * returns nonzero on every rank with the same one-line message naming the file (exit
  * status 2 is the caller's).  Fills the owned cells of every array and s's step, time,
- * drive_force and run_id; halos are not filled (the caller exchanges them). */
+ * drive_force and run_id; halos are not filled (the caller exchanges them).  An optional
+ * array the file lacks is marked missing and left alone; s's numbers get the file's
+ * attributes of their names (NaN when absent; restart_write writes them). */
 int restart_read(const char *path, efsi_snapshot *s, const efsi_decomp *d, char *err,
                  size_t errlen);
 

@@ -7,8 +7,13 @@
 #include "base/grid.h"
 #include "base/limits.h"
 
-/* Velocity, pressure, one volume fraction per material and the six components of B. */
-#define SNAPSHOT_MAX_FIELDS (4 + EFSI_MAX_MATERIALS + 6)
+/* Velocity, pressure, one volume fraction per material and the six components of B; a
+ * restart file also the running sums of as many averaged fields (docs/output.md,
+ * "Averages"). */
+#define SNAPSHOT_MAX_FIELDS (2 * (4 + EFSI_MAX_MATERIALS + 6))
+/* Numbers a restart file carries besides step, time and drive force (the averages'
+ * window). */
+#define SNAPSHOT_MAX_NUMBERS 8
 
 /* Bytes of a run identity with its NUL (docs/output.md, "One history per folder"):
  * "YYYYMMDD-HHMMSS-xxxxxxxxxxxxxxxx", the UTC time of the fresh start and 64 random bits. */
@@ -22,6 +27,11 @@ typedef struct {
   int centre_dir;            /* -1: written as stored; 0, 1, 2: a face-centred value along
                                 that direction, written as the mean of the cell's two faces
                                 (reads the halo layer at the high side) */
+  double divide_by;          /* > 0: fields files write data / divide_by (a running sum as
+                                its mean); 0: data as it is */
+  int optional;              /* restart files: may be absent (then missing is set on reading
+                                and data is left alone) */
+  int missing;
 } efsi_named_field;
 
 typedef struct {
@@ -33,6 +43,8 @@ typedef struct {
   char run_id[SNAPSHOT_RUN_ID_LEN];   /* the history the state belongs to ("": not known) */
   int nfields;
   efsi_named_field field[SNAPSHOT_MAX_FIELDS];
+  int nnumbers;              /* restart files: global attributes, NaN on reading when absent */
+  struct { char name[40]; double value; } number[SNAPSHOT_MAX_NUMBERS];
 } efsi_snapshot;
 
 #endif

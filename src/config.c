@@ -249,6 +249,26 @@ static int store(efsi_config *c, const key_spec *k, const char *value)
     *(double *)field = x;
     return 1;
   }
+  case KIND_TEXT:
+    /* words of letters, digits and _ (the names are checked against the case later) */
+    if (n < 1 || strlen(value) >= CONFIG_TEXT_LEN) return 0;
+    for (const char *p = value; *p; p++)
+      if (!isalnum((unsigned char)*p) && *p != '_' && !is_blank(*p)) return 0;
+    snprintf(field, CONFIG_TEXT_LEN, "%s", value);
+    return 1;
+  case KIND_NUMBERS: {
+    /* more numbers than split keeps: tokens of the whole value */
+    efsi_numbers list = {0, {0}};
+    snprintf(copy, sizeof copy, "%s", value);
+    for (char *t = strtok(copy, " \t"); t; t = strtok(NULL, " \t")) {
+      if (list.n == k->count || !to_double(t, &list.value[list.n]) || !in_range(k, list.value[list.n]))
+        return 0;
+      list.n++;
+    }
+    if (list.n < 1) return 0;
+    memcpy(field, &list, sizeof list);
+    return 1;
+  }
   case KIND_DT: {
     double x;
     if (n == 1 && strcmp(token[0], "auto") == 0) {
@@ -290,6 +310,8 @@ static size_t field_size(const key_spec *k)
   case KIND_DOUBLES: case KIND_DT: case KIND_DURATION: case KIND_LIST:
     return (size_t)k->count * sizeof(double);
   case KIND_LONG: return sizeof(long);
+  case KIND_TEXT: return CONFIG_TEXT_LEN;
+  case KIND_NUMBERS: return sizeof(efsi_numbers);
   case KIND_SEED: return sizeof(unsigned long);
   }
   return 0;

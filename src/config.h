@@ -24,6 +24,29 @@ enum { PHI_WENO5 = 0, PHI_THINC = 1 };
 /* Keys of the schema (src/config_keys.c) this struct has room for, and the length of the
  * record of where each got its value (messages print at most 1000 bytes of a path). */
 enum { CONFIG_MAX_KEYS = 128, CONFIG_WHERE_LEN = 1100 };
+/* The output keys (docs/case-file.md, "Output"): a field list's length, the planes of the
+ * slices output per direction, the highest deflate level and quantization digits. */
+enum { CONFIG_TEXT_LEN = 256, CONFIG_MAX_PLANES = 16, CONFIG_DEFLATE_MAX = 9,
+       CONFIG_QUANTIZE_MAX = 15 };
+/* output.bodies_csv; auto writes bodies.csv for at most BODIES_CSV_AUTO_LIMIT bodies */
+enum { BODIES_CSV_AUTO = 0, BODIES_CSV_YES = 1, BODIES_CSV_NO = 2, BODIES_CSV_AUTO_LIMIT = 10000 };
+/* output.bodies_every when not given: the diagnostics' cadence */
+#define BODIES_EVERY_DIAGNOSTICS (-2L)
+
+/* A list of numbers of a KIND_NUMBERS key: n of them (0: not given). */
+typedef struct {
+  int n;
+  double value[CONFIG_MAX_PLANES];
+} efsi_numbers;
+
+/* One selective NetCDF output (docs/output.md, "Selective outputs"): which fields ("all" or
+ * names), how often, and how the values are stored. */
+typedef struct {
+  long every;                    /* steps between files; 0 = at the end only, -1 = never */
+  char fields[CONFIG_TEXT_LEN];  /* "all" or names: u v w p phi_<material> bxx .. byz */
+  int deflate;                   /* NetCDF-4 deflate level 0..9 (0: none) */
+  int quantize;                  /* significant digits kept, 0 = exact (NetCDF >= 4.9) */
+} efsi_output_keys;
 
 typedef struct {
   char file[EFSI_PATH_LEN];      /* the case file, for messages */
@@ -64,6 +87,20 @@ typedef struct {
   long diagnostics_every;        /* output.diagnostics_every */
   long restart_every;            /* output.restart_every (0 = at the end only) */
   double progress_seconds;       /* output.progress_seconds (0 = no progress lines) */
+  char fields_list[CONFIG_TEXT_LEN];   /* output.fields: "all" or the fields files' names */
+  int fields_deflate;            /* output.deflate */
+  int fields_quantize;           /* output.quantize */
+  long bodies_every;             /* output.bodies_every (BODIES_EVERY_DIAGNOSTICS: not given) */
+  int bodies_csv;                /* output.bodies_csv: BODIES_CSV_AUTO, _YES or _NO */
+  efsi_output_keys box;          /* [box]: a region of the grid, subsampled */
+  double box_lo[3], box_hi[3];   /* box.lo, box.hi (box_hi NaN: the box's far side) */
+  int box_stride[3];             /* box.stride */
+  efsi_output_keys slices;       /* [slices]: planes of the grid */
+  efsi_numbers slice_at[3];      /* slices.x, slices.y, slices.z: the planes' positions */
+  long average_every;            /* average.sample_every (0 = no averages) */
+  double average_start;          /* average.start: samples from this time on */
+  char average_fields[CONFIG_TEXT_LEN];   /* average.fields */
+  int average_deflate;           /* average.deflate */
 
   double peak_gflops;            /* performance.peak_gflops (0 = not given) */
   int overlap;                   /* performance.overlap: halo exchanges under work */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/grid.h"
+#include "io/output.h"
 #include "src/config_keys.h"
 #include "src/materials.h"
 
@@ -97,6 +98,103 @@ static void check_solid(parse_state *s)
     config_fail(s, "voxels", "modulus", "the case uses more than %d materials", EFSI_MAX_MATERIALS);
 }
 
+/* The names of the case's fields as the output files name them (src/state.c:
+ * state_snapshot): u v w p, phi_<material> of each material, and B's six components when
+ * the case has a solid.  Returns how many, at most max. */
+static int field_names(const efsi_config *c, char names[][EFSI_MATERIAL_NAME + 8], int max)
+{
+  static const char *const flow[4] = {"u", "v", "w", "p"}, *const b[6] = {"bxx", "byy", "bzz",
+                                                                         "bxy", "bxz", "byz"};
+  efsi_materials m;
+  materials_of_case(c, &m);
+  int n = 0;
+  for (int f = 0; f < 4 && n < max; f++) snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "%s", flow[f]);
+  for (int k = 0; k < m.count && n < max; k++)
+    snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "phi_%s", m.name[k]);
+  for (int f = 0; m.count > 0 && f < 6 && n < max; f++)
+    snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "%s", b[f]);
+  return n;
+}
+
+/* A field list: "all", or names of the case's fields, each once. */
+static void check_field_list(parse_state *s, const char *section, const char *key,
+                             const char *list)
+{
+  char names[4 + EFSI_MAX_MATERIALS + 6][EFSI_MATERIAL_NAME + 8], known[512] = "";
+  const int n = field_names(config_of(s), names, 4 + EFSI_MAX_MATERIALS + 6);
+  for (int f = 0; f < n; f++) {
+    const size_t used = strlen(known);
+    if (used + strlen(names[f]) + 2 < sizeof known)
+      snprintf(known + used, sizeof known - used, "%s%.40s", f ? " " : "", names[f]);
+  }
+  char copy[CONFIG_TEXT_LEN], *word[CONFIG_TEXT_LEN / 2];
+  int words = 0;
+  snprintf(copy, sizeof copy, "%s", list);
+  for (char *t = strtok(copy, " \t"); t; t = strtok(NULL, " \t")) word[words++] = t;
+  for (int w = 0; w < words; w++) {
+    if (strcmp(word[w], "all") == 0) {
+      if (words > 1)
+        config_fail(s, section, key, "all stands alone (it names every field), got \"%s\"", list);
+      return;
+    }
+    int found = 0;
+    for (int f = 0; f < n && !found; f++) found = strcmp(word[w], names[f]) == 0;
+    if (!found) {
+      config_fail(s, section, key, "'%s' is not a field of this case (its fields: %s)", word[w],
+                  known);
+      return;
+    }
+    for (int v = 0; v < w; v++)
+      if (strcmp(word[v], word[w]) == 0) {
+        config_fail(s, section, key, "'%s' is named twice", word[w]);
+        return;
+      }
+  }
+}
+
+/* The output keys: field lists, what this NetCDF library can do, the box and the planes
+ * inside the grid. */
+static void check_outputs(parse_state *s)
+{
+  const efsi_config *c = config_of(s);
+  check_field_list(s, "output", "fields", c->fields_list);
+  check_field_list(s, "box", "fields", c->box.fields);
+  check_field_list(s, "slices", "fields", c->slices.fields);
+  check_field_list(s, "average", "fields", c->average_fields);
+  char why[256];
+  const struct { const char *section; int deflate, quantize; } compressed[] = {
+    {"output", c->fields_deflate, c->fields_quantize}, {"box", c->box.deflate, c->box.quantize},
+    {"slices", c->slices.deflate, c->slices.quantize}, {"average", c->average_deflate, 0}};
+  for (size_t o = 0; o < sizeof compressed / sizeof compressed[0]; o++) {
+    if (compressed[o].deflate > 0 && !ncfile_can_deflate(why, sizeof why))
+      config_fail(s, compressed[o].section, "deflate", "%s", why);
+    if (compressed[o].quantize > 0 && !ncfile_can_quantize(why, sizeof why))
+      config_fail(s, compressed[o].section, "quantize", "%s", why);
+  }
+  static const char axis[] = "xyz";
+  for (int d = 0; d < 3; d++) {
+    const double h = c->length[d] / c->cells[d];
+    const double hi = isnan(c->box_hi[d]) ? c->length[d] : c->box_hi[d];
+    if (c->box_lo[d] >= c->length[d])
+      config_fail(s, "box", "lo", "%c = %g is not inside the box (0 to %g)", axis[d],
+                  c->box_lo[d], c->length[d]);
+    else if (hi > c->length[d])
+      config_fail(s, "box", "hi", "%c = %g is beyond the box (0 to %g)", axis[d], hi,
+                  c->length[d]);
+    else if (!(floor(hi / h - 0.5) >= ceil(c->box_lo[d] / h - 0.5)))
+      config_fail(s, "box", config_given(s, "box", "hi") ? "hi" : "lo", "%c from %g to %g holds no cell centre (h = %g): the box needs "
+                  "lo <= (i + 1/2) h <= hi for some cell i", axis[d], c->box_lo[d], hi, h);
+    const char key[2] = {axis[d], '\0'};
+    for (int k = 0; k < c->slice_at[d].n; k++)
+      if (c->slice_at[d].value[k] > c->length[d])
+        config_fail(s, "slices", key, "%g is beyond the box (0 to %g)", c->slice_at[d].value[k],
+                    c->length[d]);
+  }
+  if (c->slices.every >= 0 && c->slice_at[0].n + c->slice_at[1].n + c->slice_at[2].n == 0)
+    config_fail(s, "slices", "every", "no plane is given (slices.x, slices.y or slices.z: "
+                "positions of planes x, y or z = const)");
+}
+
 void config_check(parse_state *s)
 {
   const efsi_config *c = config_of(s);
@@ -140,6 +238,7 @@ void config_check(parse_state *s)
                 "auto or host_mpi)",
                 config_keys[config_key_find("performance", "halo_path")].words[c->halo_path]);
   check_solid(s);
+  check_outputs(s);
 }
 
 int config_validate_ranks(const efsi_config *c, int nranks, char *err, size_t errlen)

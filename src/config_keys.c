@@ -18,6 +18,7 @@ static const char *const voxel_words[] = {"phi", "label", NULL};
 static const char *const device_words[] = {"cpu", "gpu", NULL};
 static const char *const halo_path_words[] = {"auto", "peer", "nccl", "cuda_aware_mpi", "host_mpi", NULL};
 static const char *const phi_words[] = {"weno5", "thinc", NULL};
+static const char *const bodies_csv_words[] = {"auto", "yes", "no", NULL};
 
 #define FIELD(f) offsetof(efsi_config, f)
 #define ANY -HUGE_VAL, HUGE_VAL, 0
@@ -77,6 +78,51 @@ const key_spec config_keys[] = {
    "an integer >= -1 (0 = at the end only, -1 = never)"},
   {"output", "progress_seconds", KIND_DOUBLES, FIELD(progress_seconds), 1, 0, HUGE_VAL, 0,
    NULL, "a number of seconds >= 0 (0 = no progress lines)"},
+  /* the selective outputs (docs/output.md, "Selective outputs") */
+#define FIELD_LIST "all, or names of the case's fields (u v w p phi_<material> bxx byy bzz bxy bxz byz) separated by spaces"
+#define DEFLATE "an integer in 0..9 (0 = no compression)"
+#define QUANTIZE "an integer in 0..15 (significant digits kept; 0 = exact)"
+#define EVERY "an integer >= -1 (0 = at the end only, -1 = never)"
+  {"output", "fields", KIND_TEXT, FIELD(fields_list), 1, ANY, NULL, FIELD_LIST},
+  {"output", "deflate", KIND_INTS, FIELD(fields_deflate), 1, 0, CONFIG_DEFLATE_MAX, 0, NULL,
+   DEFLATE},
+  {"output", "quantize", KIND_INTS, FIELD(fields_quantize), 1, 0, CONFIG_QUANTIZE_MAX, 0, NULL,
+   QUANTIZE},
+  {"output", "bodies_every", KIND_LONG, FIELD(bodies_every), 1, -1, HUGE_VAL, 0, NULL, EVERY},
+  {"output", "bodies_csv", KIND_WORD, FIELD(bodies_csv), 1, ANY, bodies_csv_words,
+   "auto, yes or no"},
+  {"box", "every", KIND_LONG, FIELD(box.every), 1, -1, HUGE_VAL, 0, NULL, EVERY},
+  {"box", "fields", KIND_TEXT, FIELD(box.fields), 1, ANY, NULL, FIELD_LIST},
+  {"box", "lo", KIND_DOUBLES, FIELD(box_lo), 3, 0, HUGE_VAL, 0, NULL, "three numbers >= 0"},
+  {"box", "hi", KIND_DOUBLES, FIELD(box_hi), 3, 0, HUGE_VAL, 0, NULL, "three numbers >= 0"},
+  {"box", "stride", KIND_INTS, FIELD(box_stride), 3, 1, INT_MAX, 0, NULL,
+   "three positive integers"},
+  {"box", "deflate", KIND_INTS, FIELD(box.deflate), 1, 0, CONFIG_DEFLATE_MAX, 0, NULL, DEFLATE},
+  {"box", "quantize", KIND_INTS, FIELD(box.quantize), 1, 0, CONFIG_QUANTIZE_MAX, 0, NULL,
+   QUANTIZE},
+  {"slices", "every", KIND_LONG, FIELD(slices.every), 1, -1, HUGE_VAL, 0, NULL, EVERY},
+  {"slices", "fields", KIND_TEXT, FIELD(slices.fields), 1, ANY, NULL, FIELD_LIST},
+  {"slices", "x", KIND_NUMBERS, FIELD(slice_at[0]), CONFIG_MAX_PLANES, 0, HUGE_VAL, 0, NULL,
+   "1 to 16 positions >= 0"},
+  {"slices", "y", KIND_NUMBERS, FIELD(slice_at[1]), CONFIG_MAX_PLANES, 0, HUGE_VAL, 0, NULL,
+   "1 to 16 positions >= 0"},
+  {"slices", "z", KIND_NUMBERS, FIELD(slice_at[2]), CONFIG_MAX_PLANES, 0, HUGE_VAL, 0, NULL,
+   "1 to 16 positions >= 0"},
+  {"slices", "deflate", KIND_INTS, FIELD(slices.deflate), 1, 0, CONFIG_DEFLATE_MAX, 0, NULL,
+   DEFLATE},
+  {"slices", "quantize", KIND_INTS, FIELD(slices.quantize), 1, 0, CONFIG_QUANTIZE_MAX, 0, NULL,
+   QUANTIZE},
+  {"average", "sample_every", KIND_LONG, FIELD(average_every), 1, 0, HUGE_VAL, 0, NULL,
+   "an integer >= 0 (0 = no averages)"},
+  {"average", "start", KIND_DOUBLES, FIELD(average_start), 1, 0, HUGE_VAL, 0, NULL,
+   "a time >= 0"},
+  {"average", "fields", KIND_TEXT, FIELD(average_fields), 1, ANY, NULL, FIELD_LIST},
+  {"average", "deflate", KIND_INTS, FIELD(average_deflate), 1, 0, CONFIG_DEFLATE_MAX, 0, NULL,
+   DEFLATE},
+#undef FIELD_LIST
+#undef DEFLATE
+#undef QUANTIZE
+#undef EVERY
   {"performance", "peak_gflops", KIND_DOUBLES, FIELD(peak_gflops), 1, 0, HUGE_VAL, 0, NULL,
    "a number >= 0 (0 = not given)"},
   {"performance", "overlap", KIND_BOOL, FIELD(overlap), 1, ANY, NULL,
@@ -192,5 +238,19 @@ void config_defaults(efsi_config *c)
   c->platelet_semi_axes[1] = 1;
   c->platelet_semi_axes[2] = 0.8;
   c->platelet_radial_band[1] = 1;   /* 0 1: the whole lumen, no band */
+  /* the outputs: every field, uncompressed; no box, slices or averages */
+  snprintf(c->fields_list, sizeof c->fields_list, "all");
+  c->bodies_every = BODIES_EVERY_DIAGNOSTICS;
+  c->bodies_csv = BODIES_CSV_AUTO;
+  efsi_output_keys *selective[2] = {&c->box, &c->slices};
+  for (int o = 0; o < 2; o++) {
+    selective[o]->every = -1;
+    snprintf(selective[o]->fields, sizeof selective[o]->fields, "all");
+  }
+  for (int d = 0; d < 3; d++) {
+    c->box_hi[d] = NAN;
+    c->box_stride[d] = 1;
+  }
+  snprintf(c->average_fields, sizeof c->average_fields, "all");
 }
 

@@ -17,8 +17,12 @@ typedef enum {
   KIND_BOOL,       /* true/false, yes/no, 1/0 */
   KIND_DT,         /* auto or a number > 0 */
   KIND_PATH,       /* a file name (any characters but white space at the ends) */
-  KIND_LIST,       /* 1..count numbers in range (voxels.modulus, the one list key) */
-  KIND_DURATION    /* seconds > 0, or HH:MM:SS */
+  KIND_LIST,       /* 1..count numbers in range (voxels.modulus) */
+  KIND_DURATION,   /* seconds > 0, or HH:MM:SS */
+  KIND_TEXT,       /* words separated by spaces, checked by config_check (the output
+                      keys' field lists); at most CONFIG_TEXT_LEN - 1 characters */
+  KIND_NUMBERS     /* 1..count numbers in range, stored as efsi_numbers (the planes of
+                      the slices output) */
 } key_kind;
 
 typedef struct {

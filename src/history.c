@@ -160,8 +160,9 @@ static int check_continuation(const efsi_history *h, const char *restart, long s
     snprintf(rows, sizeof rows, "; diagnostics.csv to step %ld", h->diagnostics_last);
   snprintf(err, errlen, "%.900s is at step %ld, but %.900s holds a later part of its history "
            "(%s%s): continuing from step %ld would mix two histories; add --discard-newer to "
-           "move the later files to %.900s/discarded-after-%08ld/ and cut diagnostics.csv "
-           "and bodies.csv after step %ld, or continue in a new folder (-o NEWDIR)", restart,
+           "move the later files to %.900s/discarded-after-%08ld/ and cut the tables "
+           "(diagnostics.csv, bodies.csv, bodies.nc) after step %ld, or continue in a new "
+           "folder (-o NEWDIR)", restart,
            step, h->dir, names, rows, step, h->dir, step, step);
   return 1;
 }
@@ -288,8 +289,9 @@ int history_begin(const efsi_config *c, const efsi_output_plan *p, long step, do
                                           err, errlen);
     history_free(&h);
     if (failed) return 1;
-    printf("efsi: --discard-newer: moved %d file%s after step %ld (%s) to %s; diagnostics.csv "
-           "and bodies.csv are cut after step %ld (their whole copies are there too)\n", moved,
+    printf("efsi: --discard-newer: moved %d file%s after step %ld (%s) to %s; the tables "
+           "(diagnostics.csv, bodies.csv, bodies.nc) are cut after step %ld (their whole "
+           "copies are there too)\n", moved,
            moved == 1 ? "" : "s", p->discard_after, names, aside, p->discard_after);
     fflush(stdout);
   }
@@ -472,6 +474,8 @@ int history_status(const char *dir, const efsi_config *c, double dt, FILE *out, 
   json_files(out, &h, HISTORY_RESTART, 1);
   fputs(", \"fields\": ", out);
   json_files(out, &h, HISTORY_FIELDS, 1);
+  fputs(", \"outputs\": ", out);
+  json_files(out, &h, HISTORY_OUTPUT, 1);
   fputs(", \"unreadable\": [", out);
   for (int k = 0, n = 0; k < h.nfiles; k++)
     if (!h.file[k].readable) {
@@ -485,8 +489,10 @@ int history_status(const char *dir, const efsi_config *c, double dt, FILE *out, 
   fputs("], \"diagnostics_last_step\": ", out);
   if (h.diagnostics) fprintf(out, "%ld", h.diagnostics_last);
   else fputs("null", out);
+  /* bodies.nc's last record, else bodies.csv's last row */
   fputs(", \"bodies_last_step\": ", out);
-  if (h.bodies) fprintf(out, "%ld", h.bodies_last);
+  if (h.bodies_nc) fprintf(out, "%ld", h.bodies_nc_last);
+  else if (h.bodies) fprintf(out, "%ld", h.bodies_last);
   else fputs("null", out);
   fprintf(out, ", \"temporaries\": %d}\n}\n", h.temporaries);
   history_free(&h);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "src/plan.h"
+#include "src/outputs.h"
 
 #include "decomp/halo_path.h"
 
@@ -44,10 +45,12 @@ double plan_output_bytes(const efsi_case *cs, double steps, long bodies, long *f
   const efsi_config *c = cs->config;
   const int nmat = cs->nmat;
   const double cells = (double)c->cells[0] * c->cells[1] * (double)c->cells[2];
-  const double arrays = cs->state_arrays;
-  /* a file: its arrays, the coordinates and about 2 KiB of header per variable */
-  const double file = arrays * 8.0 * cells + 8.0 * (c->cells[0] + c->cells[1] + c->cells[2])
-                    + 16384.0 + 2048.0 * arrays;
+  const double arrays = cs->state_arrays, listed = outputs_fields_count(cs);
+  /* a file: its arrays, the coordinates and about 2 KiB of header per variable; a fields
+   * file the fields output.fields names (uncompressed) */
+  const double coordinates = 8.0 * (c->cells[0] + c->cells[1] + c->cells[2]) + 16384.0;
+  const double file = arrays * 8.0 * cells + coordinates + 2048.0 * arrays;
+  const double fields_file = listed * 8.0 * cells + coordinates + 2048.0 * listed;
   const double fields = files_at(c->fields_every, steps, c->fields_every > 0);
   const double restarts = files_at(c->restart_every, steps, 0);
   /* rows of %.17g numbers (about 24 bytes each): the fixed, lumen and material columns */
@@ -56,7 +59,11 @@ double plan_output_bytes(const efsi_case *cs, double steps, long bodies, long *f
   const double body_rows = rows * (double)bodies;
   *fields_files = (long)fmin(fields, 1e18);
   *restart_files = (long)fmin(restarts, 1e18);
-  return (fields + restarts) * file + rows * row_bytes + body_rows * 240.0;
+  long selective = 0;
+  const double outputs = outputs_plan_bytes(cs, steps, bodies, &selective);
+  const double csv = bodies <= BODIES_CSV_AUTO_LIMIT || c->bodies_csv == BODIES_CSV_YES
+                   ? body_rows * 240.0 : 0.0;
+  return fields * fields_file + restarts * file + rows * row_bytes + csv + outputs;
 }
 
 /* Wall seconds of n steps of sv on s. */
@@ -159,9 +166,15 @@ static void print_plan(const efsi_case *cs, const efsi_timestep *ts, int ranks,
   format_bytes(bytes, total, sizeof total);
   const double one = cs->state_arrays * 8.0 * global_cells;
   format_bytes(one, file, sizeof file);
+  long selective = 0;
+  outputs_plan_bytes(cs, steps, bodies, &selective);
+  char others[64] = "";
+  if (selective > 0)
+    snprintf(others, sizeof others, ", %ld box, slices and average file%s", selective,
+             selective == 1 ? "" : "s");
   printf("  disk: about %s of output: %ld fields file%s and %ld restart file%s of %s each, "
-         "diagnostics.csv%s\n", total, fields, fields == 1 ? "" : "s", restarts,
-         restarts == 1 ? "" : "s", file, bodies > 0 ? ", bodies.csv" : "");
+         "diagnostics.csv%s%s\n", total, fields, fields == 1 ? "" : "s", restarts,
+         restarts == 1 ? "" : "s", file, bodies > 0 ? ", bodies.nc" : "", others);
 }
 
 void plan_report(const efsi_case *cs, const efsi_grid *g, const efsi_timestep *ts,

@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "io/bodies_csv.h"
+#include "io/bodies_nc.h"
+#include "src/body_shapes.h"
+#include "src/outputs.h"
 #include "src/diagnose.h"
 #include "io/diagnostics.h"
 #include "base/errors.h"
@@ -55,6 +58,11 @@ typedef struct {
   int write_measured;        /* budget.write_seconds is a measured restart write */
   efsi_diagnostics_table diagnostics;   /* rank 0: diagnostics.csv */
   efsi_csv bodies_table;                /* rank 0: bodies.csv */
+  int bodies_csv;            /* bodies.csv is written (output.bodies_csv) */
+  long bodies_every;         /* output.bodies_every, the diagnostics' when not given */
+  efsi_body_shapes *shapes;  /* each body's cells and their shape, for bodies.nc */
+  efsi_outputs *outputs;     /* the fields files' fields, box, slices and averages */
+  efsi_bodies_file bodies_file;
   long fields_written, restarts_written, rows_written;   /* by this run */
   int began;                 /* run.json holds this run's start (history_begin) */
   char why[512];             /* why the run stopped (run.json, the last line) */
@@ -76,10 +84,33 @@ static void write_fields(output_state *o)
     efsi_abort(EFSI_EXIT_RUNTIME, "output path too long in %s", o->dir);
   timer_start(&o->sv->timers, TIMER_IO);
   to_host(o);
-  state_write_fields(path, o->host, o->d, o->c->name);
+  outputs_write_fields(o->outputs, path, o->host, o->d);
   timer_stop(&o->sv->timers, TIMER_IO);
   o->fields_step = o->s->step;
   o->fields_written++;
+}
+
+/* The box and slices files of the step, when due (docs/output.md, "Selective outputs"). */
+static void write_selective(output_state *o, int last)
+{
+  const int box = outputs_box_due(o->outputs, o->s->step, last);
+  const int slices = outputs_slices_due(o->outputs, o->s->step, last);
+  if (!box && !slices) return;
+  timer_start(&o->sv->timers, TIMER_IO);
+  to_host(o);
+  if (box) outputs_write_box(o->outputs, o->dir, o->host, o->d);
+  if (slices) outputs_write_slices(o->outputs, o->dir, o->host, o->d);
+  timer_stop(&o->sv->timers, TIMER_IO);
+}
+
+/* average.nc: at every restart file, and at the end with the last step in it
+ * (outputs_sample_end). */
+static void write_average(output_state *o, int end)
+{
+  timer_start(&o->sv->timers, TIMER_IO);
+  if (end) outputs_sample_end(o->outputs, o->s, o->sv->k);
+  outputs_write_average(o->outputs, o->dir, o->d, o->c->name, o->host->run_id);
+  timer_stop(&o->sv->timers, TIMER_IO);
 }
 
 static void write_restart(output_state *o)
@@ -90,7 +121,7 @@ static void write_restart(output_state *o)
   efsi_tracer *all = NULL;
   if (o->bodies) tracers_gather(o->tracers, &n, &all);
   to_host(o);
-  state_write_restart(o->dir, o->host, o->d, n, all);
+  state_write_restart_with(o->dir, o->host, o->d, n, all, o->outputs);
   free(all);
   timer_stop(&o->sv->timers, TIMER_IO);
   output_path(o->last_restart, sizeof o->last_restart, o->dir, "restart", o->s->step);
@@ -141,9 +172,20 @@ static double write_diagnostics(output_state *o, double seconds)
   timer_start(&o->sv->timers, TIMER_IO);
   if (o->d->rank == 0) diagnostics_write(&o->diagnostics, &row);
   o->rows_written++;
-  if (o->bodies) {
-    const efsi_grid *g = &o->s->grid;
-    tracers_interpolate(o->tracers, o->sv->k, &o->sv->scratch, g, o->s->u, o->s->v, o->s->w);
+  timer_stop(&o->sv->timers, TIMER_IO);
+  return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
+}
+
+/* The bodies' output: bodies.nc (each body's tracer and the shape of its cells, in
+ * parallel), and bodies.csv (the tracers, through rank 0) for small runs.  The volume
+ * fractions are read on the host: on a GPU those of the body materials are copied down
+ * first (docs/tracers.md, "Body shapes"). */
+static void write_bodies(output_state *o)
+{
+  const efsi_grid *g = &o->s->grid;
+  timer_start(&o->sv->timers, TIMER_IO);
+  tracers_interpolate(o->tracers, o->sv->k, &o->sv->scratch, g, o->s->u, o->s->v, o->s->w);
+  if (o->bodies_csv) {
     long n = 0;
     efsi_tracer *all = NULL;
     tracers_gather(o->tracers, &n, &all);
@@ -151,8 +193,18 @@ static double write_diagnostics(output_state *o, double seconds)
       bodies_csv_write(&o->bodies_table, o->s->step, o->s->time, n, all, body_kind_names);
     free(all);
   }
+  if (o->host != o->s && o->host_step != o->s->step)
+    for (int k = 0; k < BODY_KINDS; k++) {
+      const int m = body_shapes_material(o->shapes, k);
+      if (m >= 0) backend_download(o->sv->backend, o->host->phi[m], o->s->phi[m], g);
+    }
+  const efsi_body_record *record = body_shapes_compute(o->shapes, tracers_local(o->tracers),
+                                                       tracers_local_count(o->tracers),
+                                                       o->host->phi);
+  long first, count;
+  body_shapes_share(o->shapes, o->d->rank, &first, &count);
+  bodies_nc_append(&o->bodies_file, o->d, o->s->step, o->s->time, first, count, record);
   timer_stop(&o->sv->timers, TIMER_IO);
-  return timestep_advective_ratio(o->c, o->sv->dt, row.u_max);
 }
 
 /* Collective: stop with a diagnosis of where the state went wrong. */
@@ -190,8 +242,10 @@ static int open_tables(output_state *o, const efsi_state *s, long restart_step)
   o->bodies_table.file = NULL;
   if (d->rank == 0)
     failed = diagnostics_open(&o->diagnostics, o->dir, restart_step, err, sizeof err)
-          || (o->bodies && bodies_csv_open(&o->bodies_table, o->dir, restart_step, err,
-                                           sizeof err));
+          || (o->bodies_csv && bodies_csv_open(&o->bodies_table, o->dir, restart_step, err,
+                                               sizeof err))
+          || (o->bodies && restart_step >= 0 && bodies_nc_cut(o->dir, restart_step, err,
+                                                               sizeof err));
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
   if (failed && d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
   return failed;
@@ -199,10 +253,11 @@ static int open_tables(output_state *o, const efsi_state *s, long restart_step)
 
 /* Collective: the state and tracers of a restart file; nonzero (message on rank 0 printed)
  * when it is refused. */
-static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d)
+static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const efsi_decomp *d,
+                         efsi_outputs *outputs)
 {
   char err[1024] = "";
-  int bad = state_read_restart(path, s, d, err, sizeof err);
+  int bad = state_read_restart_with(path, s, d, outputs, err, sizeof err);
   long n = 0;
   efsi_tracer *all = NULL;
   if (!bad && d->rank == 0)
@@ -264,10 +319,21 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1, .host_step = -1};
+  o.outputs = outputs_create(cs, &g, b);
+  if (o.bodies) {   /* docs/output.md, "bodies.nc"; bodies.csv for small runs */
+    o.bodies_every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every
+                                                                  : c->bodies_every;
+    o.bodies_csv = c->bodies_csv == BODIES_CSV_YES
+                || (c->bodies_csv == BODIES_CSV_AUTO && cb->total <= BODIES_CSV_AUTO_LIMIT);
+    o.shapes = body_shapes_create(cs, d, &g, cb->total);
+    o.bodies_file = (efsi_bodies_file){.dir = dir, .case_name = c->name, .run_id = out->run_id,
+                                       .kind_names = body_kind_names, .kinds = BODY_KINDS,
+                                       .total = cb->total};
+  }
   int status = 0;
   /* the initial state or the restart file's, drawn on the host, then uploaded once */
   if (restart_file) {
-    if (restart_state(restart_file, &host, tracers, d)) {
+    if (restart_state(restart_file, &host, tracers, d, o.outputs)) {
       status = EFSI_EXIT_INPUT;
       snprintf(o.why, sizeof o.why, "refused the restart file");
       goto done;
@@ -302,13 +368,17 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   if (o.bodies) solver_move_tracers(&sv, tracers);
   if (open_tables(&o, sp, restart_file ? sp->step : -1)) {
     status = EFSI_EXIT_RUNTIME;
-    snprintf(o.why, sizeof o.why, "could not open diagnostics.csv or bodies.csv");
+    snprintf(o.why, sizeof o.why, "could not open diagnostics.csv, bodies.csv or bodies.nc");
     goto done;
   }
   const long first_step = sp->step;
   if (!restart_file) {
     write_diagnostics(&o, 0.0);
+    if (o.bodies && (c->bodies_every == BODIES_EVERY_DIAGNOSTICS || o.bodies_every > 0))
+      write_bodies(&o);
     if (c->fields_every > 0) write_fields(&o);
+    write_selective(&o, 0);
+    outputs_sample(o.outputs, sp, sv.k);
   }
 
   o.budget.limit = c->wall_limit;
@@ -332,8 +402,15 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
     const int diagnostics = due(c->diagnostics_every, sp->step) || last || stop;
     const int fields = due(c->fields_every, sp->step) || (last && c->fields_every >= 0);
     const int restart = due(c->restart_every, sp->step) || (last && c->restart_every >= 0) || stop;
-    /* the exchange of the new state stays in flight into the next step unless it is read */
-    if (diagnostics || fields || restart) solver_sync(&sv, sp);
+    const int bodies = o.bodies && (c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? diagnostics
+                       : o.bodies_every >= 0 && (due(o.bodies_every, sp->step) || last || stop));
+    const int selective = outputs_box_due(o.outputs, sp->step, last)
+                       || outputs_slices_due(o.outputs, sp->step, last);
+    const int sample = outputs_sample_due(o.outputs, sp);
+    /* the exchange of the new state stays in flight into the next step unless it is read
+     * (an average's sample reads it too) */
+    if (diagnostics || fields || restart || bodies || selective || sample || last)
+      solver_sync(&sv, sp);
     if (diagnostics) {
       const double ratio = write_diagnostics(&o, MPI_Wtime() - start);
       if (!isfinite(ratio)) {
@@ -349,8 +426,12 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
         break;
       }
     }
+    if (bodies) write_bodies(&o);
+    if (sample) outputs_sample(o.outputs, sp, sv.k);
     if (fields) write_fields(&o);
+    if (selective) write_selective(&o, last);
     if (restart) write_restart(&o);
+    if (restart || last) write_average(&o, last);
     if (d->rank == 0 && c->progress_seconds > 0) {
       const double now = MPI_Wtime();
       if (now - progress_wall >= c->progress_seconds) {
@@ -368,9 +449,10 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   backend_wait(b);
   const double seconds = MPI_Wtime() - start;
   timers_collect(&sv.timers);
-  if (status == 0) {   /* a run that took no step (time.steps = 0, or restarted at its end) */
+  if (status == 0 && first_step == sp->step) {   /* a run that took no step (time.steps = 0) */
     if (o.fields_step != sp->step && c->fields_every >= 0) write_fields(&o);
     if (o.restart_step != sp->step && c->restart_every >= 0) write_restart(&o);
+    write_average(&o, 1);
   }
   diagnostics_close(&o.diagnostics);
   csv_close(&o.bodies_table);
@@ -399,6 +481,8 @@ done:
   /* the ends before the time loop (a refused restart file or bodies, the tables) */
   if ((status == EFSI_EXIT_INPUT || status == EFSI_EXIT_RUNTIME) && d->rank == 0)
     say_the_end(&o, out, status);
+  body_shapes_free(o.shapes);
+  outputs_free(o.outputs);
   tracers_free(tracers);
   solver_free(&sv);
   if (sp != &host) state_free_on(sp, b);

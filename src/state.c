@@ -7,6 +7,7 @@
 #include "io/fields.h"
 #include "stencils/initial.h"
 #include "io/restart.h"
+#include "src/outputs.h"
 
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names)
 {
@@ -107,12 +108,19 @@ void state_write_fields(const char *path, efsi_state *s, const efsi_decomp *d,
   fields_write(path, &snap, d, case_name);
 }
 
-void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
-                         const efsi_tracer *tracers)
+void state_write_restart_with(const char *dir, efsi_state *s, const efsi_decomp *d,
+                              long n_tracers, const efsi_tracer *tracers, efsi_outputs *outputs)
 {
   efsi_snapshot snap;
   state_snapshot(s, 0, &snap);
+  if (outputs) outputs_restart_fields(outputs, &snap);
   restart_write(dir, &snap, d, n_tracers, tracers);
+}
+
+void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
+                         const efsi_tracer *tracers)
+{
+  state_write_restart_with(dir, s, d, n_tracers, tracers, NULL);
 }
 
 int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *g,
@@ -129,17 +137,25 @@ int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *
   return restart_check(path, &snap, d, err, errlen);
 }
 
-int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
-                       size_t errlen)
+int state_read_restart_with(const char *path, efsi_state *s, const efsi_decomp *d,
+                            efsi_outputs *outputs, char *err, size_t errlen)
 {
   efsi_snapshot snap;
   state_snapshot(s, 0, &snap);
+  if (outputs) outputs_restart_fields(outputs, &snap);
   if (restart_read(path, &snap, d, err, errlen)) return 1;
   s->step = snap.step;
   s->time = snap.time;
   s->drive_force = snap.drive_force;
   snprintf(s->run_id, sizeof s->run_id, "%s", snap.run_id);
+  if (outputs) outputs_restart_read(outputs, &snap, d->rank);
   return 0;
+}
+
+int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
+                       size_t errlen)
+{
+  return state_read_restart_with(path, s, d, NULL, err, errlen);
 }
 
 int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS])

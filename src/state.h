@@ -62,11 +62,15 @@ void state_transfer(efsi_state *backend_state, efsi_state *host, const efsi_back
 void state_snapshot(efsi_state *s, int centred, efsi_snapshot *out);
 
 /* Collective: the fields file at path (io/fields.h) and the restart file in dir
- * (io/restart.h) of s; a restart file holds the n body tracers given on rank 0. */
+ * (io/restart.h) of s; a restart file holds the n body tracers given on rank 0, and with
+ * outputs (src/outputs.h; may be NULL) the running sums of its averages. */
+typedef struct efsi_outputs efsi_outputs;
 void state_write_fields(const char *path, efsi_state *s, const efsi_decomp *d,
                         const char *case_name);
 void state_write_restart(const char *dir, efsi_state *s, const efsi_decomp *d, long n_tracers,
                          const efsi_tracer *tracers);
+void state_write_restart_with(const char *dir, efsi_state *s, const efsi_decomp *d,
+                              long n_tracers, const efsi_tracer *tracers, efsi_outputs *outputs);
 
 /* Collective: is the restart file at path one for this case on grid g (io/restart.h,
  * restart_check)?  Nothing is allocated. */
@@ -77,5 +81,9 @@ int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *
  * return nonzero on every rank with a one-line message (io/restart.h). */
 int state_read_restart(const char *path, efsi_state *s, const efsi_decomp *d, char *err,
                        size_t errlen);
+/* The same, and with outputs (may be NULL) the running sums of its averages when the file
+ * holds them (outputs_restart_read). */
+int state_read_restart_with(const char *path, efsi_state *s, const efsi_decomp *d,
+                            efsi_outputs *outputs, char *err, size_t errlen);
 
 #endif

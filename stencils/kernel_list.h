@@ -112,6 +112,10 @@ enum {
     (const efsi_grid *g, double mu, const double *phi_wall, const double *phi_rbc,           \
      const double *u, const double *v, const double *w, efsi_scratch *scratch,               \
      double out[LUMEN_COUNT]))                                                               \
+  /* the running sums of the time averages (averages.c): sum += f, or the mean of f's two    \
+   * faces along centre_dir (a velocity at the cell centre) */                               \
+  X(field_accumulate, KERNEL_FAMILY_DIAGNOSTICS, 2, 3, 0, void,                              \
+    (const efsi_grid *g, int centre_dir, const double *f, double *sum))                      \
   /* the velocity at each of n tracers (t[].x in, t[].v out; t in host memory) */            \
   X(velocity_at_tracers, KERNEL_FAMILY_DIAGNOSTICS, 0, 0, 0, void,                           \
     (const efsi_grid *g, const double *u, const double *v, const double *w, efsi_tracer *t,  \

@@ -8,7 +8,7 @@ libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernel_list.h 
   stencils/reductions.c stencils/reductions.h stencils/interpolate.c stencils/interpolate.h \
   stencils/initial.c stencils/initial.h stencils/oldroyd.c stencils/oldroyd.h \
   stencils/solid_stress.h stencils/reference.c stencils/reference.h stencils/shapes.c \
-  stencils/shapes.h stencils/draw.c stencils/draw.h
+  stencils/shapes.h stencils/draw.c stencils/draw.h stencils/averages.c
 # The GPU's half: the shared point loops compiled by nvcc (loops.cu includes the stencils/*.c
 # files it names), and the kernels whose algorithm differs on the GPU.
 GPU_CUH += stencils/cuda/launch.cuh

@@ -9,7 +9,7 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_sphere_shear tests/test_solid_couette tests/test_solid_motion tests/test_decomp_mpi tests/test_halo_mpi \
   tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
-  tests/test_tracers_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
+  tests/test_tracers_mpi tests/test_body_shapes_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
   tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi \
   tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \
@@ -17,7 +17,7 @@ SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_s
   tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
   tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh \
   tests/check-citations.sh tests/check-shell.sh tests/test_render.sh tests/test_readme.sh \
-  tests/test_history.sh
+  tests/test_history.sh tests/test_output_bytes.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)
@@ -32,6 +32,8 @@ tests_test_config_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir
 
 # A sample fields file for the check that ncdump, netCDF4-python and xarray read it.
 check_PROGRAMS += tests/write_sample_fields
+# The bodies output at a million bodies (docs/output.md, "bodies.nc"): built, not run.
+check_PROGRAMS += tests/bench_bodies
 
 # The fuzz targets' inputs replayed without libFuzzer (tests/fuzz/replay.c): the seed corpus
 # and every finding of tests/fuzz/run.sh, kept in tests/fuzz/regressions/.

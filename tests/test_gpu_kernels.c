@@ -136,6 +136,12 @@ CALL(velocity_shift) { FIELDS; k->velocity_shift(g, 0, 0.02, a[5]); }
 CALL(pressure_advance) { FIELDS; k->pressure_advance(g, 1, 0.3, 0.2, 0.01, a[3], a[8], a[9]); }
 CALL(pressure_update) { FIELDS; k->pressure_update(g, 1, 0.01, a[9], a[3]); }
 CALL(field_scale) { FIELDS; k->field_scale(g, 1.5, a[8]); }
+CALL(field_accumulate)
+{
+  FIELDS;
+  k->field_accumulate(g, -1, a[3], a[8]);
+  k->field_accumulate(g, 1, a[1], a[9]);
+}
 CALL(acm_sums)
 {
   FIELDS;

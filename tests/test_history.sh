@@ -56,7 +56,7 @@ status=$?
 ok "(a) refused: $(grep 'efsi: error' "$tmp/err" | cut -c1-120)..."
 e1 -o "$tmp/mix" --restart "$tmp/mix/restart_00000050.nc" --steps 80 --set fluid.viscosity=2 \
   --discard-newer "$tmp/f.ini" > "$tmp/log" 2> "$tmp/err" || fail "(a) with --discard-newer: $(cat "$tmp/err")"
-grep -q "^efsi: --discard-newer: moved 4 files after step 50 (.*) to $tmp/mix/discarded-after-00000050; diagnostics.csv and bodies.csv are cut after step 50" "$tmp/log" ||
+grep -q "^efsi: --discard-newer: moved 4 files after step 50 (.*) to $tmp/mix/discarded-after-00000050; the tables (diagnostics.csv, bodies.csv, bodies.nc) are cut after step 50" "$tmp/log" ||
   fail "(a) the move not said: $(grep discard "$tmp/log")"
 aside=$tmp/mix/discarded-after-00000050
 [ "$(ls "$aside" | tr '\n' ' ')" = "diagnostics.csv fields_00000100.nc fields_00000150.nc performance.json restart_00000100.nc restart_00000150.nc run.json " ] ||

@@ -109,6 +109,29 @@ $render --size 600x300 --viscosity 1 "$tmp/tube/fields_00000004.nc" > /dev/null 
   fail "render the tube"
 [ -s "$tmp/tube/fields_00000004.png" ] || fail "no picture of the tube"
 
+# the selective outputs: a fields file of phi only (output.fields) draws the body without
+# the velocity panel; a slices file (planes z = 2 and x = 6 through the sphere) draws one
+# panel per plane with the sphere's outline in its colour
+$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/some" --set output.fields=phi_sphere --set slices.every=6 \
+  --set slices.z=2 --set slices.x=6 "$tmp/right.ini" > /dev/null 2>&1 || fail "run with slices"
+$render --size 600x300 "$tmp/some/fields_00000006.nc" > /dev/null ||
+  fail "render a fields file without velocity"
+$render --size 900x400 "$tmp/some/slices_00000006.nc" > "$tmp/slices.out" ||
+  fail "render a slices file"
+[ "$(cat "$tmp/slices.out")" = "$tmp/some/slices_00000006.png" ] ||
+  fail "the slices picture is $(cat "$tmp/slices.out")"
+/usr/bin/python3 - "$tmp/some/slices_00000006.png" <<'PY' || fail "the slices picture"
+import sys
+from matplotlib import image
+a = image.imread(sys.argv[1])[..., :3]
+r, g, b = a[..., 0], a[..., 1], a[..., 2]
+red = (r > 0.5) & (g < 0.32) & (b < 0.32) & (r > 2 * g)
+w = a.shape[1]
+# two planes through the sphere: its outline in both halves of the picture
+assert red[:, : w // 2].sum() > 30 and red[:, w // 2:].sum() > 30, red.sum()
+print("ok: a slices file drawn, the sphere's outline in both planes")
+PY
+
 # not a fields file: one line, exit status 2
 echo "step,time" > "$tmp/notes.nc"
 $render "$tmp/notes.nc" > /dev/null 2> "$tmp/bad.err"

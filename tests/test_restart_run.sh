@@ -2,7 +2,8 @@
 # Whole-program restart and reproducibility, ACM and SMAC, on 1 and 2 ranks, with a solid
 # sphere and its tracer: a run stopped at step 10 and continued with --restart ends bitwise
 # where the uninterrupted run ends (restart file with phi, B and the tracer, fields file,
-# diagnostics and bodies rows); the same run twice gives the same files.
+# diagnostics and bodies rows, bodies.nc, the averages, box and slices files); the same run
+# twice gives the same files.
 set -eu
 . "$(dirname "$0")/lib.sh"
 write_case "$tmp/case.ini" "12 12 12" "3 3 3" <<'INI'
@@ -24,6 +25,17 @@ steps = 20
 [output]
 diagnostics_every = 5
 restart_every = 10
+[average]
+sample_every = 3
+fields = u p phi_sphere
+[slices]
+every = 10
+y = 1.2
+fields = u phi_sphere
+[box]
+every = 10
+lo = 0.5 0.5 0.5
+stride = 2 2 2
 INI
 fail() { echo "FAIL: $*"; exit 1; }
 for method in acm smac; do
@@ -32,10 +44,13 @@ for method in acm smac; do
     $run -o "$tmp/full-$method-$np" "$tmp/case.ini" > /dev/null
     $run -o "$tmp/again-$method-$np" "$tmp/case.ini" > /dev/null
     cp -r "$tmp/full-$method-$np" "$tmp/cont-$method-$np"
-    rm "$tmp/cont-$method-$np"/restart_00000020.nc "$tmp/cont-$method-$np"/fields_00000020.nc
+    (cd "$tmp/cont-$method-$np" && rm restart_00000020.nc fields_00000020.nc average.nc \
+                                      slices_00000020.nc box_00000020.nc)
     $run -o "$tmp/cont-$method-$np" --restart "$tmp/cont-$method-$np/restart_00000010.nc" \
       "$tmp/case.ini" > /dev/null
-    for f in restart_00000020.nc fields_00000020.nc; do
+    # the averages (samples 0, 3, .. 18 and the last step, 20) carried by restart_00000010.nc
+    for f in restart_00000020.nc fields_00000020.nc average.nc slices_00000020.nc \
+             box_00000020.nc; do
       same "$tmp/full-$method-$np/$f" "$tmp/cont-$method-$np/$f" ||
         fail "$method, $np ranks: restarted $f differs"
       same "$tmp/full-$method-$np/$f" "$tmp/again-$method-$np/$f" ||
@@ -48,6 +63,13 @@ for method in acm smac; do
     cmp -s "$tmp/full-$method-$np/bodies.csv" "$tmp/cont-$method-$np/bodies.csv" ||
       fail "$method, $np ranks: bodies.csv differs after restart"
     grep -q "^0,sphere,20," "$tmp/full-$method-$np/bodies.csv" || fail "no tracer row at step 20"
+    ncdump -h "$tmp/cont-$method-$np/average.nc" | grep -q "average_samples = 8LL" ||
+      fail "$method, $np ranks: average.nc should hold 8 samples"
+    # bodies.nc: cut at step 10 and appended again, the uninterrupted run's records bitwise
+    same "$tmp/full-$method-$np/bodies.nc" "$tmp/cont-$method-$np/bodies.nc" ||
+      fail "$method, $np ranks: bodies.nc differs after restart"
+    ncdump -v step "$tmp/cont-$method-$np/bodies.nc" | grep -q "step = 0, 5, 10, 15, 20 ;" ||
+      fail "$method, $np ranks: bodies.nc should hold steps 0, 5, 10, 15, 20"
     echo "ok: $method on $np rank(s): restart and repeat bitwise identical"
   done
 done

@@ -4,6 +4,7 @@
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
+#include "stencils/averages.c"
 #include "stencils/momentum.c"
 #include "stencils/operators.c"
 #include "stencils/projection.c"
