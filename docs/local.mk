@@ -2,7 +2,8 @@
 dist_doc_DATA += docs/architecture.md docs/building.md docs/method.md docs/discretisation.md \
   docs/solid.md docs/bodies.md docs/tracers.md docs/parallel.md docs/smac.md docs/case-file.md \
   docs/output.md docs/verification.md docs/verification-solid.md docs/sphere-shear-theory.md \
-  docs/performance.md docs/performance-gpu.md docs/scaling.md docs/studies.md docs/gpu.md
+  docs/performance.md docs/performance-gpu.md docs/scaling.md docs/studies.md docs/gpu.md \
+  docs/scripts.md
 # The hematocrit sweeps' figures and tables (docs/studies.md)
 EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
   docs/hematocrit-gpu/cell_free_layer_timeseries.csv \

@@ -50,6 +50,8 @@ case $status in
      else
        echo "efsi: stopped early after $job jobs (MAX_JOBS); continue by hand" >&2
      fi ;;
-  *) echo "efsi: exit status $status (1 a failed library call, 2 bad input, 3 the run blew up); the chain stops" >&2
+  *) # what the status meant and why the run stopped: efsi's record of it (docs/output.md)
+     echo "efsi: exit status $status; the chain stops; efsi --status of $out:" >&2
+     "$efsi" --status "$out" "$case_file" >&2
      exit "$status" ;;
 esac

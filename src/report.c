@@ -1,6 +1,6 @@
 /* Performance report (see report.h).  GFLOP/s of a kernel family = counted operations per
  * cell (timers.c) x cells x steps / its time; % of peak against performance.peak_gflops
- * (the whole machine's peak in GFLOP/s, e.g. from verify/bench) when the case gives it.
+ * (the whole machine's peak in GFLOP/s, e.g. from bench/bench) when the case gives it.
  * Kernel seconds are the slowest rank's (the table, "seconds") and the mean over ranks
  * ("mean_seconds" in performance.json). */
 #include "src/report.h"

@@ -9,7 +9,8 @@ cd "$top" || exit 1
 # the scratch file lives outside the source tree (which may be read-only, as in distcheck)
 citations=$(mktemp) || exit 1
 trap 'rm -f "$citations"' EXIT
-files=$(find base src stencils decomp io verify tests tools runs quickstart .ci configure.ac Makefile.am \
+files=$(find base src stencils decomp io verify bench studies tests tools runs quickstart .ci \
+          configure.ac Makefile.am \
           \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.mk' \
              -o -name '*.am' -o -name '*.ac' -o -name '*.ini' -o -name '*.sh' -o -name '*.py' \
              -o -perm -u+x \) -type f 2>/dev/null | sort)

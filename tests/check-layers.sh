@@ -7,9 +7,11 @@
 #   io        base decomp io
 #   verify    base decomp stencils verify
 #   src       base decomp stencils io verify src
+#   bench     bench                (stand-alone probes of the machine, not of efsi)
 #   tests     anything
-# A folder's cuda/ subfolder is held to the folder's own rule.  Exit 1 names every include
-# that breaks it.
+# A folder's cuda/ subfolder is held to the folder's own rule.  studies/ and tools/ hold
+# Python and shell only (a C file there would be checked as bench/'s: no include of efsi).
+# Exit 1 names every include that breaks it.
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
 # the scratch file lives outside the source tree (which may be read-only, as in distcheck)
@@ -23,12 +25,13 @@ allowed() {
     io) echo "base decomp io" ;;
     verify) echo "base decomp stencils verify" ;;
     src) echo "base decomp stencils io verify src" ;;
-    tests) echo "base decomp stencils io verify src tests" ;;
+    bench|studies|tools) echo "$1" ;;
+    tests) echo "base decomp stencils io verify src bench tests" ;;
   esac
 }
 status=0
 checked=0
-for folder in base stencils decomp io verify src tests; do
+for folder in base stencils decomp io verify src bench studies tools tests; do
   ok=$(allowed "$folder")
   for file in $(find "$folder" \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \) | sort); do
     grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" | while IFS= read -r line; do

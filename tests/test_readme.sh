@@ -1,14 +1,14 @@
 #!/bin/sh
 # Every command of README.md and the docs' quick examples works as written, so that none can
-# rot: the lines of each fenced ```sh block of README.md, docs/output.md and docs/studies.md
-# (in that order: later examples read what earlier ones wrote) run one by one, and each
-# fenced ```python block runs whole, in a folder that holds the checkout's runs/, tools/ and
-# verify/ and this build as build/; each must end with exit status 0.  The build commands
-# (./quickstart, configure, make) are indented blocks, not fenced: make check itself stands
-# on them.  As every script test, under tests/environment.sh (mpirun as root allowed; the
-# README says what to do as root).  Also: the Python examples run with what ./quickstart
-# installs (xarray.open_mfdataset needs python3-dask).  Skipped (77) without python3's
-# xarray, netCDF4 and matplotlib.
+# rot: the lines of each fenced ```sh block of README.md, docs/output.md, docs/studies.md and
+# docs/scripts.md (in that order: later examples read what earlier ones wrote) run one by
+# one, and each fenced ```python block runs whole, in a folder that holds the checkout's
+# runs/, tools/, verify/, bench/ and studies/ and this build as build/; each must end with
+# exit status 0.  The build commands (./quickstart, configure, make) are indented blocks,
+# not fenced: make check itself stands on them.  As every script test, under
+# tests/environment.sh (mpirun as root allowed; the README says what to do as root).  Also:
+# the Python examples run with what ./quickstart installs (xarray.open_mfdataset needs
+# python3-dask).  Skipped (77) without python3's xarray, netCDF4 and matplotlib.
 set -u
 . "$(dirname "$0")/lib.sh"
 srcdir=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
@@ -17,7 +17,7 @@ builddir=$(cd "${top_builddir:-.}" && pwd)
   || { echo "python3 xarray, netCDF4, matplotlib or dask absent: skipped"; exit 77; }
 top=$tmp/top
 mkdir -p "$top"
-for d in runs tools verify; do ln -s "$srcdir/$d" "$top/$d"; done
+for d in runs tools verify bench studies; do ln -s "$srcdir/$d" "$top/$d"; done
 ln -s "$builddir" "$top/build"
 failures=0
 ran=0
@@ -29,7 +29,7 @@ blocks() {
                     inside { print n "\t" $0 }' "$1"
 }
 
-for doc in README.md docs/output.md docs/studies.md; do
+for doc in README.md docs/output.md docs/studies.md docs/scripts.md; do
   blocks "$srcdir/$doc" sh > "$tmp/sh"
   blocks "$srcdir/$doc" python > "$tmp/py"
   [ -s "$tmp/sh" ] || [ -s "$tmp/py" ] || { echo "FAIL: $doc has no fenced example"; failures=$((failures + 1)); }

@@ -136,7 +136,7 @@ static void check_acm_approaches_smac(int which)
            case_name[which], N, ranks(), steps * dt, coarse, fine, fine / coarse);
   ck_assert_msg(coarse > 0.0, "%s: ACM and SMAC identical", case_name[which]);
   /* measured 0.17 (periodic) and 0.42 (channel): the difference falls as dt^2 once dt is
-   * small (verify/study-acm-smac); 0.6 leaves margin over the slower case */
+   * small (studies/study-acm-smac); 0.6 leaves margin over the slower case */
   ck_assert_msg(fine / coarse < 0.6, "%s: difference %g at dt, %g at dt/2", case_name[which],
                 coarse, fine);
 }

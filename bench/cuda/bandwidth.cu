@@ -1,8 +1,8 @@
-/* The GPU's two ceilings for verify/bench --device gpu (docs/performance-gpu.md): the memory
+/* The GPU's two ceilings for bench/bench --device gpu (docs/performance-gpu.md): the memory
  * bandwidth of a plain copy kernel (bytes read plus bytes written over 2 GiB of double
  * precision data, the median of 20 timed runs after a warm-up) and the FP64 rate of a
  * register-resident multiply-add loop.  Prints one JSON object.
- *   verify/efsi-gpu-bandwidth [--json] */
+ *   bench/efsi-gpu-bandwidth [--json] */
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
