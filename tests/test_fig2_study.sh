@@ -155,16 +155,7 @@ echo "ok: two cases that are not one refused with status 2; --dry-run says each 
 # run.wall_limit and signals through a stand-in for efsi: --status says new, a run logs its
 # arguments and stops as efsi does, with status 4
 fake=$tmp/fake-efsi
-cat > "$fake" <<'SH'
-#!/bin/sh
-[ "$1" = --status ] && { echo '{"next": "new", "files": {"restart": [], "unreadable": []}}'; exit 0; }
-trap 'echo "efsi: stopped early on SIGTERM"; exit 4' TERM
-echo "$*" >> "$FAKE_LOG"
-case "$*" in *time.wall_limit=*) echo "efsi: stopped early before time.wall_limit"; exit 4;; esac
-sleep 30 & wait
-exit 0
-SH
-chmod +x "$fake"
+stand_in "$fake"
 export FAKE_LOG="$tmp/fake.log"
 set +e
 $study --efsi "$fake" --set "study.output=$tmp/stop" --set run.wall_limit=100 "$tmp/study.ini" \
@@ -176,14 +167,7 @@ set -e
   && grep -q -- "--set time.steps=0 --set time.wall_limit=[0-9.]* " "$FAKE_LOG" \
   && [ "$(wc -l < "$FAKE_LOG")" -eq 1 ] || { cat "$tmp/stop.log" "$FAKE_LOG"; fail "run.wall_limit: status $status"; }
 rm -f "$FAKE_LOG"
-setsid $study --efsi "$fake" --set "study.output=$tmp/sig" "$tmp/study.ini" > "$tmp/sig.log" 2>&1 &
-pid=$!
-for i in $(seq 100); do [ -s "$FAKE_LOG" ] && break; sleep 0.1; done
-kill -TERM -- -"$pid"
-set +e
-wait "$pid"
-status=$?
-set -e
+status=$(terminated "$tmp/sig.log" $study --efsi "$fake" --set "study.output=$tmp/sig" "$tmp/study.ini")
 [ "$status" -eq 4 ] && grep -q "acm stopped early (signal 15)" "$tmp/sig.log" \
   || { cat "$tmp/sig.log"; fail "SIGTERM: status $status"; }
 echo "ok: run.wall_limit passed to efsi, a run stopped early and a SIGTERM end the study with status 4"
