@@ -763,9 +763,13 @@ class Report:
             self.add("| %s | %d | %s |" % (number(r["dt"], 6), r["step"], " | ".join(
                 number(r[k]) for k in ("u_max_rel", "u_l2_rel", "phi_l1_rel", "centroid_cells",
                                        "div_rms_acm"))))
-        self.add("| fitted order | | %s |" % " | ".join(
-            number(orders.get(k), 3) for k in ("u_max_rel", "u_l2_rel", "phi_l1_rel",
-                                               "centroid_cells", "div_rms_acm")), "")
+        keys = ("u_max_rel", "u_l2_rel", "phi_l1_rel", "centroid_cells", "div_rms_acm")
+        self.add("| fitted order | | %s |" % " | ".join(number(orders.get(k), 3) for k in keys))
+        for a, b in zip(rows, rows[1:]):
+            self.add("| order from dt = %s to %s | | %s |" % (
+                number(a["dt"], 3), number(b["dt"], 3), " | ".join(number(fit_order(
+                    [a["dt"], b["dt"]], [a[k], b[k]]), 3) for k in keys)))
+        self.add("")
         self.verdict.append("order in dt of the u difference %s" % number(orders.get("u_l2_rel"), 3))
 
     def picture(self, drawn):

@@ -13,7 +13,8 @@
 #     restart and fields files and bodies.nc bit for bit, the diagnostics rows but
 #     wall_seconds; a finished run is skipped; --run runs only the runs named;
 #   - two case files that differ in more than case.name and pressure.method are refused
-#     with status 2 before anything runs; --dry-run says each run's steps and cost;
+#     with status 2 before anything runs; --dry-run says each run's steps and cost; the
+#     study files of runs/ are read and their runs planned;
 #   - run.wall_limit reaches efsi as time.wall_limit and a run stopped early stops the study
 #     with status 4; a SIGTERM to the study is waited for and ends it with status 4 (a
 #     stand-in for efsi, so that nothing depends on timing).
@@ -119,7 +120,7 @@ PY
 # interrupted and continued: the acm run of a copy loses its newest restart file and its last
 # fields file (killed after the restart file of step 8), and the same command continues it
 cp -r "$tmp/full" "$tmp/cont"
-ls "$tmp/cont/acm" | grep -q '^restart_00000008.nc$' || fail "no restart file of step 8 to continue from"
+[ -e "$tmp/cont/acm/restart_00000008.nc" ] || fail "no restart file of step 8 to continue from"
 rm "$tmp/cont/acm/restart_00000012.nc" "$tmp/cont/acm/fields_00000012.nc" "$tmp/cont/acm/performance.json"
 $study --efsi "$efsi" --set "study.output=$tmp/cont" --run acm --run smac "$tmp/study.ini" > "$tmp/cont.log" 2>&1 \
   || { cat "$tmp/cont.log"; fail "the continuation"; }
@@ -151,6 +152,19 @@ $study --efsi "$efsi" --dry-run --set "study.output=$tmp/dry" "$tmp/study.ini" >
 [ "$(grep -c "new; segments: step 0, .* [0-9]* steps, [0-9.e+]* cell-updates, about [0-9:]* on this machine" \
   "$tmp/dry.log")" -eq 4 ] && [ ! -e "$tmp/dry" ] || { cat "$tmp/dry.log"; fail "--dry-run"; }
 echo "ok: two cases that are not one refused with status 2; --dry-run says each run's steps and cost"
+
+# the study files of runs/ read, their pairs are one case, and their runs are planned (--run
+# of no such run stops there, with the list of runs)
+for shipped in "$srcdir"/runs/fig2-study*.ini; do
+  set +e
+  (cd "$srcdir" && /usr/bin/python3 studies/fig2-study --efsi "$efsi" --run none \
+     "runs/$(basename "$shipped")") > "$tmp/shipped.log" 2>&1
+  status=$?
+  set -e
+  [ "$status" -eq 2 ] && grep -q "no such run (runs: acm, smac, acm-dt0.5, smac-dt0.5, acm-dt0.25, smac-dt0.25)" \
+    "$tmp/shipped.log" || { cat "$tmp/shipped.log"; fail "$(basename "$shipped")"; }
+done
+echo "ok: the study files of runs/ are read and planned"
 
 # run.wall_limit and signals through a stand-in for efsi: --status says new, a run logs its
 # arguments and stops as efsi does, with status 4
