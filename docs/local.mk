@@ -23,3 +23,9 @@ EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
   docs/hematocrit-gpu-long/summary-last-10-strains.csv docs/hematocrit-gpu-long/summary.csv \
   docs/hematocrit-gpu-long/timeseries.png docs/hematocrit-gpu-long/viscosity.png
 EXTRA_DIST += .ci/run
+# The Fig. 2 study's reduced run: its report, tables and figures (docs/studies.md)
+EXTRA_DIST += docs/acm-smac/report.md docs/acm-smac/initial_state.json \
+  docs/acm-smac/body_comparison.csv docs/acm-smac/body_comparison.png \
+  docs/acm-smac/flow_comparison.csv docs/acm-smac/flow_comparison.png \
+  docs/acm-smac/snapshot_differences.csv docs/acm-smac/convergence.csv \
+  docs/acm-smac/convergence.png docs/acm-smac/fig2.png

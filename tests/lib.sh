@@ -26,3 +26,34 @@ rows() {
   awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "wall_seconds") w = i }
            { line = ""; for (i = 1; i <= NF; i++) if (i != w) line = line $i ","; print line }' "$1"
 }
+
+# stand_in FILE: a stand-in for efsi at FILE, for the tests of the study drivers (nothing then
+# depends on timing): --status says the folder is new, --check passes, and a run appends its
+# arguments to $FAKE_LOG and stops as efsi does, with exit status 4, on time.wall_limit at
+# once or on SIGTERM (else it waits 30 s and finishes)
+stand_in() {
+  cat > "$1" <<'SH'
+#!/bin/sh
+[ "$1" = --status ] && { echo '{"next": "new", "files": {"restart": [], "unreadable": []}}'; exit 0; }
+for a in "$@"; do [ "$a" = --check ] && exit 0; done
+trap 'echo "efsi: stopped early on SIGTERM"; exit 4' TERM
+echo "$*" >> "$FAKE_LOG"
+case "$*" in *time.wall_limit=*) echo "efsi: stopped early before time.wall_limit"; exit 4;; esac
+sleep 30 & wait
+exit 0
+SH
+  chmod +x "$1"
+}
+
+# terminated LOG COMMAND...: COMMAND run in a process group of its own, its output into LOG,
+# the group sent SIGTERM once the stand-in has started (a line in $FAKE_LOG); prints
+# COMMAND's exit status
+terminated() {
+  log=$1
+  shift
+  setsid "$@" > "$log" 2>&1 &
+  pid=$!
+  for i in $(seq 100); do [ -s "$FAKE_LOG" ] && break; sleep 0.1; done
+  kill -TERM -- -"$pid"
+  wait "$pid" && echo 0 || echo $?
+}

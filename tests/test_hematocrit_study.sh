@@ -302,17 +302,7 @@ echo "ok: bad input refused with status 2 before any run"
 # time.wall_limit and SIGTERM is tests/test_cluster.sh's): --check passes, a run logs its
 # arguments and stops as efsi does, with status 4
 fake=$tmp/fake-efsi
-cat > "$fake" <<'SH'
-#!/bin/sh
-[ "$1" = --status ] && { echo '{"next": "new", "files": {"unreadable": []}}'; exit 0; }
-for a in "$@"; do [ "$a" = --check ] && exit 0; done
-trap 'echo "efsi: stopped early on SIGTERM"; exit 4' TERM
-echo "$*" >> "$FAKE_LOG"
-case "$*" in *time.wall_limit=*) echo "efsi: stopped early before time.wall_limit"; exit 4;; esac
-sleep 30 & wait
-exit 0
-SH
-chmod +x "$fake"
+stand_in "$fake"
 export FAKE_LOG=$tmp/fake.log
 stop_study() {   # stop_study LIMIT: the miniature study on one rank, no launcher, that limit
   write_study "$tmp/stop.ini" "$tmp/stop" 1
@@ -336,14 +326,7 @@ set -e
 [ "$status" -eq 4 ] && grep -q "run.wall_limit = 0.5 s reached before plasma would be started" \
   "$tmp/stop.log" && [ ! -e "$FAKE_LOG" ] || { cat "$tmp/stop.log"; fail "an exhausted run.wall_limit: status $status"; }
 stop_study 0
-setsid $study --efsi "$fake" "$tmp/stop.ini" > "$tmp/stop.log" 2>&1 &
-pid=$!
-for i in $(seq 100); do [ -s "$FAKE_LOG" ] && break; sleep 0.1; done
-kill -TERM -- -"$pid"
-set +e
-wait "$pid"
-status=$?
-set -e
+status=$(terminated "$tmp/stop.log" $study --efsi "$fake" "$tmp/stop.ini")
 [ "$status" -eq 4 ] && grep -q "plasma stopped early (signal 15)" "$tmp/stop.log" \
   || { cat "$tmp/stop.log"; fail "SIGTERM: status $status"; }
 echo "ok: run.wall_limit passed to efsi as what is left of it, or no run started; SIGTERM waited for; status 4"
