@@ -15,23 +15,21 @@
 const char *const body_kind_names[BODY_KINDS] = {"rbc", "platelet", "sphere", "ellipsoid"};
 
 /* Index of material `name` in the case's material list, -1 when absent. */
-static int material_index(const efsi_config *c, const char *name)
+static int material_index(const efsi_case *cs, const char *name)
 {
-  efsi_materials materials;
-  materials_of_case(c, &materials);
-  return materials_index(&materials, name);
+  return materials_index(&cs->materials, name);
 }
 
 /* A seeded family of the given kind, when the case asks for a count or a fraction of it
  * (NULL otherwise); its material is the one named after the kind. */
-static efsi_body_family *add_family(const efsi_config *c, efsi_case_bodies *cb, int kind,
+static efsi_body_family *add_family(const efsi_case *cs, efsi_case_bodies *cb, int kind,
                                     long count, double fraction, const double size[3],
                                     int orientation)
 {
   if (count <= 0 && fraction <= 0) return NULL;
   efsi_body_family *f = &cb->family[cb->nfam++];
   f->kind = kind;
-  f->material = material_index(c, shape_name(kind));
+  f->material = material_index(cs, shape_name(kind));
   f->count = count;
   f->fraction = fraction;
   memcpy(f->size, size, sizeof f->size);
@@ -40,8 +38,9 @@ static efsi_body_family *add_family(const efsi_config *c, efsi_case_bodies *cb, 
   return f;
 }
 
-int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen)
+int case_bodies(const efsi_case *cs, efsi_case_bodies *cb, char *err, size_t errlen)
 {
+  const efsi_config *c = cs->config;
   memset(cb, 0, sizeof *cb);
   efsi_seeding *sd = &cb->seeding;
   for (int d = 0; d < 3; d++) {
@@ -53,8 +52,8 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   sd->vessel = c->vessel_shape == VESSEL_TUBE;
   sd->vessel_diameter = c->vessel_diameter;
   const double rbc_size[3] = {c->rbc_diameter, 0, 0};
-  add_family(c, cb, BODY_RBC, c->rbc_count, c->rbc_hematocrit, rbc_size, c->rbc_orientation);
-  efsi_body_family *platelets = add_family(c, cb, BODY_PLATELET, c->platelet_count,
+  add_family(cs, cb, BODY_RBC, c->rbc_count, c->rbc_hematocrit, rbc_size, c->rbc_orientation);
+  efsi_body_family *platelets = add_family(cs, cb, BODY_PLATELET, c->platelet_count,
                                            c->platelet_fraction, c->platelet_semi_axes,
                                            c->platelet_orientation);
   if (platelets) memcpy(platelets->band, c->platelet_radial_band, sizeof platelets->band);
@@ -62,14 +61,14 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   if (c->sphere_radius > 0) {
     efsi_body *b = &cb->single[cb->nsingle++];
     b->kind = BODY_SPHERE;
-    b->material = material_index(c, "sphere");
+    b->material = material_index(cs, "sphere");
     memcpy(b->center, c->sphere_center, sizeof b->center);
     b->size[0] = b->size[1] = b->size[2] = c->sphere_radius;
   }
   if (c->ellipsoid_semi_axes[0] > 0) {
     efsi_body *b = &cb->single[cb->nsingle++];
     b->kind = BODY_ELLIPSOID;
-    b->material = material_index(c, "ellipsoid");
+    b->material = material_index(cs, "ellipsoid");
     memcpy(b->center, c->ellipsoid_center, sizeof b->center);
     memcpy(b->size, c->ellipsoid_semi_axes, sizeof b->size);
   }
@@ -79,7 +78,7 @@ int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t er
   if (!isnan(c->rbc_center[0])) {
     efsi_body *b = &cb->single[cb->nsingle++];
     b->kind = BODY_RBC;
-    b->material = material_index(c, "rbc");
+    b->material = material_index(cs, "rbc");
     memcpy(b->center, c->rbc_center, sizeof b->center);
     b->size[0] = c->rbc_diameter;
     body_aligned_frame(c->rbc_orientation, b->frame);
@@ -131,9 +130,10 @@ static int agree(const efsi_decomp *d, int bad, char *err, size_t errlen)
   return 1;
 }
 
-int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d,
+int init_solid(const efsi_case *cs, const efsi_case_bodies *cb, const efsi_decomp *d,
                efsi_state *s, efsi_tracers *t, char *err, size_t errlen)
 {
+  const efsi_config *c = cs->config;
   const efsi_grid *g = &s->grid;
   if (cb->nfam > 0 || cb->nsingle > 0) {
     const double reach = bodies_reach(g, c->interface_width);
@@ -164,10 +164,10 @@ int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_deco
   }
   if (c->vessel_shape == VESSEL_TUBE)
     vessel_volume_fraction(g, c->vessel_diameter, c->interface_width,
-                           s->phi[material_index(c, "wall")]);
+                           s->phi[cs->wall_material]);
   int bad = 0;
   if (c->voxels_file[0]) {
-    const int first = material_index(c, c->voxels_variable == VOXELS_PHI ? "voxels" : "voxels1");
+    const int first = material_index(cs, c->voxels_variable == VOXELS_PHI ? "voxels" : "voxels1");
     bad = voxels_read(c->voxels_file, c->voxels_variable, c->voxels_moduli, g, s->phi + first,
                       err, errlen);
   }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "src/seeding.h"
+#include "src/case.h"
 #include "src/config.h"
 #include "decomp/decomp.h"
 #include "src/state.h"
@@ -29,7 +30,7 @@ typedef struct {
  * that do not fit or overlap, and a voxel file whose variable, type or size does not fit
  * the case, are refused with a one-line message naming the key or file.  A random packing
  * is only planned here.  Returns nonzero on refusal. */
-int case_bodies(const efsi_config *c, efsi_case_bodies *cb, char *err, size_t errlen);
+int case_bodies(const efsi_case *cs, efsi_case_bodies *cb, char *err, size_t errlen);
 
 /* Collective, after case_bodies, on the run's process grid: make the random packing that
  * case_bodies planned (nothing for a lattice) and keep the bodies near this rank's block.
@@ -43,7 +44,7 @@ void case_bodies_free(efsi_case_bodies *cb);
  * exchange), and the tracers of the bodies whose centre this rank owns (a random packing
  * not yet placed by case_bodies_place is made here, and dropped after).  The voxel file is
  * read here: returns nonzero with the same message on every rank when it is refused. */
-int init_solid(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d,
+int init_solid(const efsi_case *cs, const efsi_case_bodies *cb, const efsi_decomp *d,
                efsi_state *s, efsi_tracers *t, char *err, size_t errlen);
 
 /* "rbc", "platelet", "sphere", "ellipsoid": tracer kinds as bodies.csv writes them. */

@@ -241,7 +241,7 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   efsi_backend backend;
   if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static efsi_case_bodies planned;   /* the bodies are planned, not placed */
-  if (case_bodies(c, &planned, err, errlen)) return EFSI_EXIT_INPUT;
+  if (case_bodies(cs, &planned, err, errlen)) return EFSI_EXIT_INPUT;
   print_summary(cs, &d, &g, ts, &backend, &planned, 1);
   plan_warnings(c);
   plan_report(cs, &g, ts, &backend, MPI_COMM_SELF, n, planned.total);
@@ -328,7 +328,7 @@ int main(int argc, char **argv)
                             err, sizeof err);
     MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
   }
-  if (!bad) bad = case_bodies(&cfg, &bodies, err, sizeof err);
+  if (!bad) bad = case_bodies(&cs, &bodies, err, sizeof err);
   if (!bad) {
     char why[1024] = "";
     if (decomp_create(&d, MPI_COMM_WORLD, cfg.cells, cfg.ranks, periodic, why, sizeof why)) {

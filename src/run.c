@@ -344,7 +344,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   } else {
     init_flow(c, &host);
     char err[1024] = "";
-    if (host.nmat > 0 && init_solid(c, cb, d, &host, tracers, err, sizeof err)) {
+    if (host.nmat > 0 && init_solid(cs, cb, d, &host, tracers, err, sizeof err)) {
       if (d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
       status = EFSI_EXIT_INPUT;
       snprintf(o.why, sizeof o.why, "refused the bodies: %.400s", err);

@@ -37,12 +37,12 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   state_alloc_case(&fc->state, &fc->grid, &fc->cs);
   if (fc->backend.gpu) state_alloc_like(&fc->device, &fc->state, &fc->backend);
   solver_create(&fc->solver, &fc->cs, &fc->decomp, &fc->grid, fc->ts.dt, &fc->backend);
-  if (case_bodies(&fc->cfg, &fc->bodies, err, sizeof err))
+  if (case_bodies(&fc->cs, &fc->bodies, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   fc->tracers = tracers_create(&fc->decomp, &fc->grid);
   init_flow(&fc->cfg, &fc->state);
   if (fc->state.nmat > 0
-      && init_solid(&fc->cfg, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
+      && init_solid(&fc->cs, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,
                          sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
   fluid_case_refresh(fc);
