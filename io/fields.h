@@ -27,8 +27,9 @@ typedef struct {
   int quantize;              /* significant decimal digits kept (granular BitRound), 0: exact */
   const double *time_bounds; /* NULL, or an average's window [start, end] (CF time bounds) */
   const char *cell_methods;  /* NULL, or the variables' cell_methods ("time: mean") */
-  int nnumbers;              /* global numeric attributes (an average's samples, steps) */
-  struct { const char *name; double value; int integer; } number[6];
+  int nnumbers;              /* global numeric attributes (the fluid's density and
+                                viscosity; an average's samples, steps) */
+  struct { const char *name; double value; int integer; } number[8];
 } efsi_fields_options;
 
 /* Collective.  Writes path (through a temporary name, renamed when complete): the time

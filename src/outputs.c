@@ -255,7 +255,9 @@ static void write_sets(efsi_outputs *o, const char *path, efsi_state *s, const u
   efsi_snapshot snap;
   state_snapshot(s, 1, &snap);
   efsi_fields_options options = {.title = title, .deflate = keys->deflate,
-                                 .quantize = keys->quantize};
+                                 .quantize = keys->quantize, .nnumbers = 2,
+                                 .number = {{"density", o->c->density, 0},
+                                            {"viscosity", o->c->viscosity, 0}}};
   fields_write_sets(path, &snap, use, set, nsets, &options, d, o->c->name);
 }
 
@@ -368,8 +370,9 @@ void outputs_write_average(efsi_outputs *o, const char *dir, const efsi_decomp *
   efsi_fields_options options = {
     .title = "efsi time averages (average.fields over [average.start, the last sample])",
     .deflate = o->c->average_deflate, .time_bounds = window, .cell_methods = "time: mean",
-    .nnumbers = 5,
-    .number = {{"average_samples", (double)o->samples, 1},
+    .nnumbers = 7,
+    .number = {{"density", o->c->density, 0}, {"viscosity", o->c->viscosity, 0},
+               {"average_samples", (double)o->samples, 1},
                {"average_first_step", (double)o->first_step, 1},
                {"average_last_step", (double)o->last_step, 1},
                {"average_sample_every", (double)o->c->average_every, 1},

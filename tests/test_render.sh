@@ -109,6 +109,23 @@ $render --size 600x300 --viscosity 1 "$tmp/tube/fields_00000004.nc" > /dev/null 
   fail "render the tube"
 [ -s "$tmp/tube/fields_00000004.png" ] || fail "no picture of the tube"
 
+# the wall shear stress takes mu from the fields file, a --set of the run included
+$EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/tube2" --steps 2 --set output.fields_every=2 \
+  --set fluid.viscosity=2 "$tmp/tube.ini" > /dev/null 2>&1 || fail "run the tube at mu = 2"
+/usr/bin/python3 - "${top_srcdir:-$(dirname "$0")/..}/tools/efsi-render" "$tmp/tube2" <<'PY' ||
+import importlib.machinery
+import importlib.util
+import sys
+loader = importlib.machinery.SourceFileLoader("efsi_render", sys.argv[1])
+render = importlib.util.module_from_spec(importlib.util.spec_from_loader("efsi_render", loader))
+loader.exec_module(render)
+first = render.efsi_output.fields_files(sys.argv[2])[0]
+mu, source = render.viscosity_of(sys.argv[2], None, first)
+assert mu == 2.0, "mu %g from %s" % (mu, source)
+print("ok: mu = 2 from %s" % source)
+PY
+  fail "mu of the wall shear stress is not the run's"
+
 # the selective outputs: a fields file of phi only (output.fields) draws the body without
 # the velocity panel; a slices file (planes z = 2 and x = 6 through the sphere) draws one
 # panel per plane with the sphere's outline in its colour
