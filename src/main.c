@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,45 @@ static int memory_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_gri
   return 1;
 }
 
+/* Threads per rank where OMP_NUM_THREADS is not set (docs/building.md, "Threads"): the
+ * processors a rank may run on, shared by the ranks of its node that may run on them too.
+ * Ranks bound to cores of their own keep those; ranks started unbound (a GPU node's ranks,
+ * mpirun --bind-to none) would otherwise each start a thread per core of the node, and
+ * their threads would wait for one another's cores (on two GPUs of one node the Fig. 2
+ * channel's step took 9.0 ms so, 0.92 ms with the cores shared).  Collective; returns the
+ * ranks that share this rank's processors (1: none), 0 where OMP_NUM_THREADS decides. */
+static int cores_shared;   /* share_cores' answer, for the summary */
+
+static int share_cores(MPI_Comm comm)
+{
+  int sharing = 0;
+#if defined(_OPENMP) && defined(__linux__)
+  if (getenv("OMP_NUM_THREADS")) return 0;
+  MPI_Comm node;
+  int on_node = 1;
+  MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  MPI_CHECK(MPI_Comm_size(node, &on_node));
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_SET(0, &mine);
+  cpu_set_t *all = efsi_malloc((size_t)on_node * sizeof *all, "the node's processor masks");
+  MPI_CHECK(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                          node));
+  MPI_CHECK(MPI_Comm_free(&node));
+  for (int r = 0; r < on_node; r++) {
+    cpu_set_t both;
+    CPU_AND(&both, &mine, &all[r]);
+    if (CPU_COUNT(&both) > 0) sharing++;
+  }
+  free(all);
+  const int processors = CPU_COUNT(&mine);
+  if (sharing > 1) omp_set_num_threads(processors / sharing > 1 ? processors / sharing : 1);
+#else
+  (void)comm;
+#endif
+  return sharing;
+}
+
 static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_grid *g,
                           const efsi_timestep *ts, const efsi_backend *b,
                           const efsi_case_bodies *cb, int check)
@@ -191,8 +231,13 @@ static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_
   printf("  grid %d x %d x %d = %s cells, %g x %g x %g, y %s, z %s\n", c->cells[0],
          c->cells[1], c->cells[2], total, c->length[0], c->length[1], c->length[2],
          bc[c->boundary[1]], bc[c->boundary[2]]);
-  printf("  %d ranks as %d x %d x %d, %d x %d x %d cells each, %d threads per rank\n", d->size,
-         d->dims[0], d->dims[1], d->dims[2], g->n[0], g->n[1], g->n[2], threads);
+  char shared[96] = "";
+  if (cores_shared > 1)
+    snprintf(shared, sizeof shared, " (%d ranks share the processors; OMP_NUM_THREADS unset)",
+             cores_shared);
+  printf("  %d ranks as %d x %d x %d, %d x %d x %d cells each, %d threads per rank%s\n",
+         d->size, d->dims[0], d->dims[1], d->dims[2], g->n[0], g->n[1], g->n[2], threads,
+         shared);
   printf("  pressure: %s; drive: %s\n", c->pressure_method == PRESSURE_ACM ? "acm" : "smac",
          c->drive_mode == DRIVE_PRESSURE ? "pressure gradient" : "flow rate");
   printf("  dt = %.6g (%s); limits:", ts->dt, c->dt_auto ? "auto" : "fixed");
@@ -250,6 +295,25 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   return 0;
 }
 
+/* What this build has, for efsi --version (docs/building.md): the backends and the optional
+ * libraries configure found. */
+#ifdef EFSI_CUDA
+#define BUILT_WITH_GPU "the CPU and GPU (CUDA) backends"
+#else
+#define BUILT_WITH_GPU "the CPU backend"
+#endif
+#ifdef EFSI_NCCL
+#define BUILT_WITH_NCCL ", NCCL"
+#else
+#define BUILT_WITH_NCCL ""
+#endif
+#ifdef HAVE_NETCDF_PAR
+#define BUILT_WITH_NETCDF ", parallel NetCDF-4"
+#else
+#define BUILT_WITH_NETCDF ", NetCDF-4 through rank 0"
+#endif
+#define BUILT_WITH BUILT_WITH_GPU BUILT_WITH_NCCL BUILT_WITH_NETCDF
+
 int main(int argc, char **argv)
 {
   int provided = 0, rank = 0, size = 1;
@@ -270,12 +334,13 @@ int main(int argc, char **argv)
   if (cli.help || cli.version) {
     if (rank == 0) {
       if (cli.help) cli_usage(stdout);
-      else printf("efsi %s\n", PACKAGE_VERSION);
+      else printf("efsi %s\nbuilt with: %s\n", PACKAGE_VERSION, BUILT_WITH);
     }
     cli_free(&cli);
     MPI_Finalize();
     return 0;
   }
+  cores_shared = share_cores(MPI_COMM_WORLD);
   if (cli.status_dir) {   /* efsi --status DIR [CASE.ini] */
     const int status = history_status_command(&cli, rank);
     cli_free(&cli);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/device.h"
 #include "base/errors.h"
 #include "src/init.h"
 #include "src/materials.h"
@@ -159,6 +160,8 @@ static void print_plan(const efsi_case *cs, const efsi_timestep *ts, int ranks,
            "cell-updates/s per rank, measured with %s; the halo exchanges between ranks and "
            "the output come on top)\n", seconds > 1e9 ? "forever" : left, ranks,
            ranks == 1 ? "" : "s", mcups_per_rank, measured);
+  } else if (cs->config->device == DEVICE_GPU) {
+    printf("  time: not estimated: no GPU is visible here to measure the step on\n");
   }
   long fields = 0, restarts = 0;
   const double bytes = plan_output_bytes(cs, steps, bodies, &fields, &restarts);
@@ -181,8 +184,11 @@ void plan_report(const efsi_case *cs, const efsi_grid *g, const efsi_timestep *t
                  const efsi_backend *b, MPI_Comm comm, int ranks, long bodies)
 {
   const efsi_config *c = cs->config;
-  char measured[128];
-  const double rate = measure_rate(cs, g->n, ts, b, comm, measured, sizeof measured);
+  char measured[128] = "", desc[256];
+  /* a GPU run planned (efsi --check --ranks N, no GPU selected) is timed on this process's
+   * first GPU, and not at all where no GPU is visible (a cluster's login node) */
+  const int timed = !b->gpu || (device_count() > 0 && device_select(0, desc, sizeof desc) == 0);
+  const double rate = timed ? measure_rate(cs, g->n, ts, b, comm, measured, sizeof measured) : 0;
   int rank = 0;
   MPI_CHECK(MPI_Comm_rank(comm, &rank));
   if (rank == 0)

@@ -284,6 +284,8 @@ if "$efsi" --check --ranks 16 $gpu "$tmp/case.ini" > "$tmp/log" 2> "$tmp/err"; t
   "$efsi" --check --ranks 16 --gpus-per-node 16 $gpu --set performance.halo_path=peer \
     "$tmp/case.ini" > "$tmp/log" 2>&1 && grep -q '56 faces between ranks: 56 peer' "$tmp/log" &&
     ok "peer on a node of 16 GPUs" || { fail "peer on a node of 16 GPUs"; cat "$tmp/log"; }
+elif "$efsi" --version | grep -q "GPU (CUDA)"; then
+  fail "the plan of 16 GPUs: efsi --check --ranks 16 failed"; cat "$tmp/log" "$tmp/err"
 else
   echo "skipped: the plan of a GPU run (this efsi has no GPU backend: $(cat "$tmp/err"))"
 fi

@@ -13,6 +13,16 @@ set -u
 runs=${top_srcdir:-..}/runs
 compare=${top_srcdir:-..}/verify/compare-restarts
 mpirun=${EFSI_MPIRUN:-mpirun}
+# A GPU run planned for 2 ranks (efsi --check --ranks 2), with or without a GPU here (a
+# cluster's login node): the plan and the halo paths, and no step timed where no GPU is seen.
+if "$efsi" --version | grep -q "GPU (CUDA)"; then
+  "$efsi" --check --ranks 2 --set performance.device=gpu "$runs/quickstart.ini" > "$tmp/plan.log" 2>&1 \
+    || { echo "FAILED: efsi --check --ranks 2 of a GPU run"; cat "$tmp/plan.log"; exit 1; }
+  grep -q 'halos (planned: .*2 faces between ranks' "$tmp/plan.log" \
+    || { echo "FAILED: the plan names no halo paths"; cat "$tmp/plan.log"; exit 1; }
+  echo "== the plan of 2 GPU ranks: $(grep 'halos (planned' "$tmp/plan.log" | sed 's/^ *//')"
+  echo "   $(grep '^  time:' "$tmp/plan.log" | sed 's/^ *//')"
+fi
 "$efsi" --check --set performance.device=gpu "$runs/quickstart.ini" >/dev/null 2>&1 \
   || { echo "efsi has no GPU backend or no GPU is visible: skipped"; exit 77; }
 python=${EFSI_PYTHON:-/usr/bin/python3}
