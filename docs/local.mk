@@ -29,3 +29,9 @@ EXTRA_DIST += docs/acm-smac/report.md docs/acm-smac/initial_state.json \
   docs/acm-smac/flow_comparison.csv docs/acm-smac/flow_comparison.png \
   docs/acm-smac/snapshot_differences.csv docs/acm-smac/convergence.csv \
   docs/acm-smac/convergence.png docs/acm-smac/fig2.png
+# The Fig. 2 study at full size, to t = 0.64 ms on two H100 (docs/studies.md)
+EXTRA_DIST += docs/acm-smac-128/report.md docs/acm-smac-128/initial_state.json \
+  docs/acm-smac-128/body_comparison.csv docs/acm-smac-128/body_comparison.png \
+  docs/acm-smac-128/flow_comparison.csv docs/acm-smac-128/flow_comparison.png \
+  docs/acm-smac-128/snapshot_differences.csv docs/acm-smac-128/convergence.csv \
+  docs/acm-smac-128/convergence.png docs/acm-smac-128/fig2.png
