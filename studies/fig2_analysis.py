@@ -21,7 +21,6 @@ bodies.nc and fields files; writes STUDY_DIR/analysis/:
                                and shape"
 Reads through tools/efsi_output.py (netCDF4, or h5py where netCDF4 is missing) and draws with
 matplotlib, scikit-image and SciPy through tools/efsi-render's functions."""
-import csv
 import json
 import math
 import os
@@ -34,6 +33,8 @@ sys.path[:0] = [os.path.join(TOP, "tools")]
 import efsi_output  # noqa: E402
 
 METHODS = {"acm": "ACM", "smac": "SMAC"}
+CSV_DIGITS = 9      # significant digits of the numbers in the tables (efsi_output.write_csv)
+TITLE_CHARS_PER_INCH = 11   # characters of a title an inch of the figure holds at 11 points
 # attributes that name the run or the case, not the state: two runs of a pair differ in them
 NAMING_ATTRIBUTES = {"run_id", "case"}
 # bodies.nc's kind (flag_values 0, 1, 2, 3; io/bodies_nc.h)
@@ -261,15 +262,6 @@ def fit_order(dts, errors):
 
 # ---- writing ----------------------------------------------------------------------------------
 
-def write_csv(path, header, rows):
-    with open(path + ".tmp", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for row in rows:
-            w.writerow(["%.9g" % x if isinstance(x, float) else x for x in row])
-    os.replace(path + ".tmp", path)
-
-
 def time_words(t):
     """t in us as a reader says it: 640 us as 0.64 ms."""
     return "%.4g ms" % (t / 1000) if t >= 100 else "%.4g us" % t
@@ -278,6 +270,32 @@ def time_words(t):
 def span_words(times):
     return "t = %s to %s" % (time_words(float(times[0])), time_words(float(times[-1]))) \
         if len(times) else "no common steps"
+
+
+def fit_title(fig, text, title, fraction=0.96):
+    """Sets title into text, a Text of fig (its suptitle or an axes' title), wrapped into
+    lines no wider than fraction of the figure: at TITLE_CHARS_PER_INCH characters an inch of
+    the figure's width at 11 points (more at a smaller font), and at fewer where the lines
+    drawn are still wider.  A line break of title stays one.  Returns the lines' height in
+    inches."""
+    import textwrap
+    renderer = fig.canvas.get_renderer()
+    chars = int(TITLE_CHARS_PER_INCH * 11.0 / text.get_fontsize() * fig.get_figwidth() * fraction)
+    while True:
+        text.set_text("\n".join(line for part in title.split("\n")
+                                for line in textwrap.wrap(part, chars)))
+        box = text.get_window_extent(renderer)
+        if box.width <= fraction * fig.bbox.width or chars <= 20:
+            return box.height / fig.dpi
+        chars -= max(1, chars // 20)
+
+
+def title_room(fig, text, gap_inches=0.1):
+    """The top of the room below the suptitle text for the figure's axes (a figure
+    fraction, tight_layout's rect), the suptitle itself left out of the layout."""
+    box = text.get_window_extent(fig.canvas.get_renderer())
+    text.set_in_layout(False)
+    return fig.transFigure.inverted().transform((0, box.y0))[1] - gap_inches / fig.get_figheight()
 
 
 def figure(path, title, panels, xlabel="t (us)"):
@@ -311,8 +329,9 @@ def figure(path, title, panels, xlabel="t (us)"):
     for ax in axes[-1]:
         ax.set_xlabel(xlabel)
         ax.xaxis.set_tick_params(labelbottom=True)
-    fig.suptitle("\n".join(textwrap.wrap(title, 110)), fontsize=11)
-    fig.tight_layout()
+    text = fig.suptitle("", fontsize=11)
+    fit_title(fig, text, title)
+    fig.tight_layout(rect=(0, 0, 1, title_room(fig, text)))
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
@@ -407,9 +426,11 @@ def convergence_figure(path, case, time_us, rows, orders):
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize=8)
-    ax.set_title("%s: the ACM's difference from SMAC against dt at t = %s\n(each dt: ACM and SMAC "
-                 "at that dt; the fitted order in the legend)" % (case, time_words(time_us)),
-                 fontsize=10)
+    # centred over the axes, which leave the y label's room: narrower than the figure
+    fit_title(fig, ax.set_title("", fontsize=10),
+              "%s: the ACM's difference from SMAC against dt at t = %s\n(each dt: ACM and SMAC "
+              "at that dt; the fitted order in the legend)" % (case, time_words(time_us)),
+              fraction=0.85)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -451,19 +472,27 @@ def fig2_picture(path, case, dirs, snapshots):
             render.add_to_limits(limits, frame)
     norm = render.shear_scale(limits)
     columns = len(snapshots)
-    fig = plt.figure(figsize=(4.6 * columns + 0.4, 9.4))
+    # the panels' layout is in inches from the bottom of a figure 9.4 in high whose title is
+    # one line; a title wrapped into more lines makes the figure higher by them
+    height = 9.4
+    fig = plt.figure(figsize=(4.6 * columns + 0.4, height))
+    text = fig.suptitle("", fontsize=11)
+    title_inches = fit_title(fig, text, "%s: RBC surfaces phi = 1/2, SMAC (top) and ACM "
+                             "(bottom), the wall y = 0 coloured by the wall shear stress" % case)
+    count = text.get_text().count("\n") + 1
+    fig.set_figheight(height + title_inches * (count - 1) / count)
+    h = height / fig.get_figheight()     # a fraction of the first layout as one of this one
+    text.set_y(1 - 0.02 * h)
     for row, method in enumerate(("smac", "acm")):
         for col, (step, _) in enumerate(snapshots):
             frame = frames[method, step]
-            ax = fig.add_axes([col / columns, 0.53 - 0.45 * row, 1.0 / columns, 0.4],
+            ax = fig.add_axes([col / columns, (0.53 - 0.45 * row) * h, 1.0 / columns, 0.4 * h],
                               projection="3d")
             render.draw_scene(ax, frame, norm, labelled=True)
             ax.set_title("%s, t = %s (step %d)" % (METHODS[method], time_words(frame.f["time"]),
                                                    step), fontsize=10)
-    render.shear_colourbar(fig, fig.add_axes([0.3, 0.05, 0.4, 0.015]), norm,
+    render.shear_colourbar(fig, fig.add_axes([0.3, 0.05 * h, 0.4, 0.015 * h]), norm,
                            frames["acm", snapshots[0][0]].mu)
-    fig.suptitle("%s: RBC surfaces phi = 1/2, SMAC (top) and ACM (bottom), the wall y = 0 "
-                 "coloured by the wall shear stress" % case, fontsize=11)
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
@@ -515,8 +544,9 @@ def analyse(study_dir, log=print):
             for b, body in enumerate(bodies["body"]):
                 rows.append([int(step), float(bodies["time"][i]), int(body), bodies["kind"][b]]
                             + [float(bodies[k][i, b]) for k in BODY_COLUMNS])
-        write_csv(os.path.join(out, "body_comparison.csv"),
-                  ["step", "time_us", "body", "kind"] + list(BODY_HEADER), rows)
+        efsi_output.write_csv(os.path.join(out, "body_comparison.csv"),
+                              ["step", "time_us", "body", "kind"] + list(BODY_HEADER), rows,
+                              digits=CSV_DIGITS)
         body_figure(os.path.join(out, "body_comparison.png"), case, bodies)
         log("analysis: body_comparison.csv, .png (%d bodies, %d steps)" % (len(bodies["body"]),
                                                                            len(bodies["step"])))
@@ -524,9 +554,10 @@ def analyse(study_dir, log=print):
 
     flow = compare_flow(efsi_output.diagnostics(main["acm"]), efsi_output.diagnostics(main["smac"]))
     columns = [c + "_" + m for c in FLOW_COLUMNS for m in ("acm", "smac")]
-    write_csv(os.path.join(out, "flow_comparison.csv"), ["step", "time_us"] + columns,
-              [[int(flow["step"][i]), float(flow["time"][i])] + [float(flow[c][i]) for c in columns]
-               for i in range(len(flow["step"]))])
+    efsi_output.write_csv(os.path.join(out, "flow_comparison.csv"), ["step", "time_us"] + columns,
+                          [[int(flow["step"][i]), float(flow["time"][i])]
+                           + [float(flow[c][i]) for c in columns]
+                           for i in range(len(flow["step"]))], digits=CSV_DIGITS)
     flow_figure(os.path.join(out, "flow_comparison.png"), case, flow)
     log("analysis: flow_comparison.csv, .png (%d rows)" % len(flow["step"]))
     report.flow(flow)
@@ -538,10 +569,10 @@ def analyse(study_dir, log=print):
         d = compare_fields(fa, fs)
         rows.append(dict(d, step=step, time=fa["time"],
                          centroid_cells=centroid_at(bodies, step)))
-    write_csv(os.path.join(out, "snapshot_differences.csv"),
-              ["step", "time_us"] + list(SNAPSHOT_COLUMNS) + ["centroid_cells_max"],
-              [[r["step"], r["time"]] + [r[k] for k in SNAPSHOT_COLUMNS] + [r["centroid_cells"]]
-               for r in rows])
+    efsi_output.write_csv(os.path.join(out, "snapshot_differences.csv"),
+                          ["step", "time_us"] + list(SNAPSHOT_COLUMNS) + ["centroid_cells_max"],
+                          [[r["step"], r["time"]] + [r[k] for k in SNAPSHOT_COLUMNS]
+                           + [r["centroid_cells"]] for r in rows], digits=CSV_DIGITS)
     log("analysis: snapshot_differences.csv (%d snapshots)" % len(rows))
     report.snapshots(rows)
 
@@ -608,11 +639,13 @@ def convergence(study_dir, s, pairs, grid, case, out, report, log):
         return
     orders = {k: fit_order([r["dt"] for r in rows], [r[k] for r in rows])
               for k, _ in CONVERGENCE_METRICS + (("div_rms_acm", ""),)}
-    write_csv(os.path.join(out, "convergence.csv"),
-              ["dt_factor", "dt_us", "step", "time_us"] + list(SNAPSHOT_COLUMNS)
-              + ["centroid_cells_max", "div_rms_acm"],
-              [[r["factor"], r["dt"], r["step"], r["time"]] + [r[k] for k in SNAPSHOT_COLUMNS]
-               + [r["centroid_cells"], r["div_rms_acm"]] for r in rows])
+    efsi_output.write_csv(os.path.join(out, "convergence.csv"),
+                          ["dt_factor", "dt_us", "step", "time_us"] + list(SNAPSHOT_COLUMNS)
+                          + ["centroid_cells_max", "div_rms_acm"],
+                          [[r["factor"], r["dt"], r["step"], r["time"]]
+                           + [r[k] for k in SNAPSHOT_COLUMNS]
+                           + [r["centroid_cells"], r["div_rms_acm"]] for r in rows],
+                          digits=CSV_DIGITS)
     convergence_figure(os.path.join(out, "convergence.png"), case, time_us, rows, orders)
     log("analysis: convergence.csv, .png (%d values of dt)" % len(rows))
     report.convergence(rows, orders, time_us)

@@ -34,6 +34,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True      # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(TOP, "tools"))
+import efsi_output  # noqa: E402
+
 # Evans & Fung's biconcave shape, the coefficients efsi uses (docs/bodies.md)
 RBC_C = (0.2072, 2.0026, -1.1228)
 COLUMNS = {"Q": "lumen_flow_rate", "Ht": "tube_hematocrit", "Hd": "discharge_hematocrit",
@@ -43,6 +48,7 @@ NAMES = {"Q": "lumen flow rate", "Ht": "tube hematocrit", "Hd": "discharge hemat
 SECTORS = 16          # azimuthal sectors of the local wall-shear fits
 FIG9_FEW_PLATELETS = 3  # Fig. 9: a bin crossed by fewer platelets is drawn hollow
 SHELL_LO, SHELL_HI = 1.5, 4.5   # the lumen cells (s = R - r, in cells) of the wall-shear fits
+CSV_DIGITS = 10     # significant digits of the numbers in the tables (efsi_output.write_csv)
 
 
 class AnalysisError(Exception):
@@ -873,15 +879,6 @@ def figure7(study, run, path):
 
 # ---- tables and the report -----------------------------------------------------------------
 
-def write_csv(path, header, rows):
-    with open(path + ".tmp", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for r in rows:
-            w.writerow(["%.10g" % x if isinstance(x, float) else x for x in r])
-    os.replace(path + ".tmp", path)
-
-
 def fmt(x, spec="%.4g"):
     return "-" if x is None or (isinstance(x, float) and not math.isfinite(x)) else spec % x
 
@@ -926,8 +923,8 @@ def analyse(study_dir, log=print, source="outputs"):
     q_plasma = next((r["Q"] for r in summary if r["ht"] is None), math.nan)
     for r in summary:
         r["mu_rel"] = q_plasma / r["Q"] if r["Q"] else math.nan
-    write_csv(out("timeseries.csv"), ["run", "quantity", "time_us", "value"],
-              [(a, COLUMNS[k], t, v) for a, k, t, v in ts_rows])
+    efsi_output.write_csv(out("timeseries.csv"), ["run", "quantity", "time_us", "value"],
+                          [(a, COLUMNS[k], t, v) for a, k, t, v in ts_rows], digits=CSV_DIGITS)
     files["timeseries.csv"] = "every quantity over time, per run (long format)"
     figure_timeseries(st, runs, out("timeseries.png"))
     files["timeseries.png"] = "lumen flow rate, tube and discharge hematocrit, wall shear over time"
@@ -959,12 +956,14 @@ def analyse(study_dir, log=print, source="outputs"):
         row["cfl_drift"] = cfl_halves_drift(t, c, run.t0, run.t1)
         cfl_tracks.append((run, t, c))
         cfl_rows += [(run.label, float(ti), float(ci)) for ti, ci in zip(t, c)]
-    write_csv(out("cell_free_layer_timeseries.csv"), ["run", "time_us", "cfl_um"], cfl_rows)
+    efsi_output.write_csv(out("cell_free_layer_timeseries.csv"), ["run", "time_us", "cfl_um"],
+                          cfl_rows, digits=CSV_DIGITS)
     files["cell_free_layer_timeseries.csv"] = "the CFL of each fields file on its own, per run"
     figure_cfl_series(st, cfl_tracks, out("cell_free_layer_timeseries.png"))
     files["cell_free_layer_timeseries.png"] = "the CFL over time: whether the layer has settled"
-    write_csv(out("radial_profiles.csv"),
-              ["run", "r_um", "r_over_R", "phi_rbc", "u_um_per_us", "cells_times_files"], prof_rows)
+    efsi_output.write_csv(out("radial_profiles.csv"),
+                          ["run", "r_um", "r_over_R", "phi_rbc", "u_um_per_us",
+                           "cells_times_files"], prof_rows, digits=CSV_DIGITS)
     files["radial_profiles.csv"] = "time-averaged phi_rbc and u in radial bins of h/2"
     figure_cfl(st, cfl_plot, out("cell_free_layer.png"))
     files["cell_free_layer.png"] = "RBC volume-fraction and velocity profiles, CFL edges"
@@ -988,7 +987,8 @@ def analyse(study_dir, log=print, source="outputs"):
         for pid, (t, rr) in sorted(tr.items()):
             for ti, ri in zip(t, rr):
                 f8_rows.append((run.label, pid, float(ti), float(ri)))
-    write_csv(out("fig8_platelet_radial_position.csv"), ["run", "id", "time_us", "r_over_R"], f8_rows)
+    efsi_output.write_csv(out("fig8_platelet_radial_position.csv"),
+                          ["run", "id", "time_us", "r_over_R"], f8_rows, digits=CSV_DIGITS)
     files["fig8_platelet_radial_position.csv"] = "r_p/(D/2) over time of the platelets from the band"
     if tracks:
         figure8(st, tracks, out("fig8_platelet_radial_position.png"))
@@ -1000,9 +1000,9 @@ def analyse(study_dir, log=print, source="outputs"):
         for k in range(len(count)):
             f9_rows.append((run.label, run.ht, float(edges[k]), float(edges[k + 1]), int(count[k]),
                             int(who[k]), float(rms[k])))
-    write_csv(out("fig9_platelet_rms_radial_velocity.csv"),
-              ["run", "ht", "r_over_R_lo", "r_over_R_hi", "samples", "platelets",
-               "rms_v_r_um_per_us"], f9_rows)
+    efsi_output.write_csv(out("fig9_platelet_rms_radial_velocity.csv"),
+                          ["run", "ht", "r_over_R_lo", "r_over_R_hi", "samples", "platelets",
+                           "rms_v_r_um_per_us"], f9_rows, digits=CSV_DIGITS)
     files["fig9_platelet_rms_radial_velocity.csv"] = "RMS radial velocity of platelets per radial bin"
     if f9:
         figure9(st, f9, out("fig9_platelet_rms_radial_velocity.png"))
@@ -1023,12 +1023,13 @@ def analyse(study_dir, log=print, source="outputs"):
               "cfl_um_half_threshold", "cfl_um_double_threshold", "profile_fields_files",
               "flow_rate_drift_between_halves", "cfl_um_drift_between_halves",
               "last_sample_time_us"]
-    write_csv(out("summary.csv"), header,
-              [(r["label"], "" if r["ht"] is None else r["ht"], r["rbc_count"], r["platelet_count"],
-                r["Ht_seeded"], r["Ht0"], r["Ht"], r["Hd"], r["Q"], r["mu_rel"], r["tau_mean"],
-                r["tau_max"], r["cfl"], r["cfl_lo"], r["cfl_hi"], r["profile_files"],
-                r["Q_drift"], r["cfl_drift"], r["t_last"])
-               for r in summary])
+    efsi_output.write_csv(out("summary.csv"), header,
+                          [(r["label"], "" if r["ht"] is None else r["ht"], r["rbc_count"],
+                            r["platelet_count"], r["Ht_seeded"], r["Ht0"], r["Ht"], r["Hd"], r["Q"],
+                            r["mu_rel"], r["tau_mean"], r["tau_max"], r["cfl"], r["cfl_lo"],
+                            r["cfl_hi"], r["profile_files"], r["Q_drift"], r["cfl_drift"],
+                            r["t_last"])
+                           for r in summary], digits=CSV_DIGITS)
     files["summary.csv"] = "one row per run: hematocrits, flow rate, mu_rel, wall shear, CFL"
     write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasma)
     log("analysis: %d files and report.md in %s" % (len(files), study_dir))

@@ -31,6 +31,11 @@ an HDF5 file):
                           files, bit-for-bit comparisons)
     case_value(CASE, KEY) one key's value as a case file writes it
 
+What a script writes, here so that the scripts write their tables alike:
+
+    write_csv(PATH, HEADER, ROWS, digits=N)   a CSV table, written whole or not at all
+                          (PATH.tmp, then renamed); floats with N significant digits
+
 Import it from a script of the source tree with
 
     sys.dont_write_bytecode = True          # no __pycache__ in the source tree
@@ -295,6 +300,20 @@ def diagnostics(path):
 def bodies(path):
     """bodies.csv of a folder (or that file): a Table, None when absent."""
     return read_table(_in(path, "bodies.csv"))
+
+
+def write_csv(path, header, rows, digits):
+    """The table of header (the column names) and rows (sequences) into the CSV file at
+    path: first into path.tmp, then renamed onto path, so that path is the whole table or
+    what it was before.  A float (a numpy float64 too) as %.{digits}g; anything else as the
+    csv module writes it (an int in full, a str as it is)."""
+    spec = "%%.%dg" % digits
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for row in rows:
+            w.writerow([spec % x if isinstance(x, float) else x for x in row])
+    os.replace(path + ".tmp", path)
 
 
 # ---- NetCDF files ---------------------------------------------------------------------------
