@@ -198,6 +198,14 @@ static void write_bodies(const bodies_ids *b, long first, long count,
   free(kind);
 }
 
+/* The first body of writer r's chunks: [r nch / size, (r + 1) nch / size) of nch chunks of
+ * `chunk` bodies, cut at the total. */
+static long writer_first(long chunks, long chunk, long total, int size, int r)
+{
+  const long first = chunks * r / size * chunk;
+  return first < total ? first : total;
+}
+
 /* Collective, the parallel path: the records regrouped so that each chunk of the record
  * variables (BODIES_NC_CHUNK_BODIES bodies) is written by one rank alone.  HDF5 writes a chunk that
  * several ranks share by reading, changing and writing it back, and those writes can undo
@@ -209,7 +217,8 @@ static efsi_body_record *align_to_chunks(const efsi_bodies_file *f, const efsi_d
                                          long *first, long *count,
                                          const efsi_body_record *record)
 {
-  const long chunk = f->total < BODIES_NC_CHUNK_BODIES ? (f->total > 0 ? f->total : 1) : BODIES_NC_CHUNK_BODIES;
+  const long chunk = f->total < BODIES_NC_CHUNK_BODIES ? (f->total > 0 ? f->total : 1)
+                                                   : BODIES_NC_CHUNK_BODIES;
   const long chunks = (f->total + chunk - 1) / chunk;
   const int size = d->size;
   long mine[2] = {*first, *count}, *slab = efsi_malloc((size_t)size * 2 * sizeof *slab,
@@ -217,12 +226,14 @@ static efsi_body_record *align_to_chunks(const efsi_bodies_file *f, const efsi_d
   MPI_CHECK(MPI_Allgather(mine, 2, MPI_LONG, slab, 2, MPI_LONG, d->comm));
   int *sends = efsi_malloc((size_t)size * 4 * sizeof *sends, "bodies.nc");
   int *send_at = sends + size, *recvs = sends + 2 * size, *recv_at = sends + 3 * size;
-#define WRITER_LO(r) (chunks * (r) / size * chunk < f->total ? chunks * (r) / size * chunk : f->total)
-  const long lo = WRITER_LO(d->rank), hi = WRITER_LO(d->rank + 1);
+  const long lo = writer_first(chunks, chunk, f->total, size, d->rank),
+             hi = writer_first(chunks, chunk, f->total, size, d->rank + 1);
   for (int r = 0; r < size; r++) {
     /* what this rank sends to writer r, and what it receives from slab r */
-    const long a = *first > WRITER_LO(r) ? *first : WRITER_LO(r);
-    const long b = *first + *count < WRITER_LO(r + 1) ? *first + *count : WRITER_LO(r + 1);
+    const long r_lo = writer_first(chunks, chunk, f->total, size, r),
+               r_hi = writer_first(chunks, chunk, f->total, size, r + 1);
+    const long a = *first > r_lo ? *first : r_lo;
+    const long b = *first + *count < r_hi ? *first + *count : r_hi;
     sends[r] = b > a ? (int)(b - a) : 0;
     send_at[r] = b > a ? (int)(a - *first) : 0;
     const long c = slab[2 * r] > lo ? slab[2 * r] : lo;
@@ -230,7 +241,6 @@ static efsi_body_record *align_to_chunks(const efsi_bodies_file *f, const efsi_d
     recvs[r] = e > c ? (int)(e - c) : 0;
     recv_at[r] = e > c ? (int)(c - lo) : 0;
   }
-#undef WRITER_LO
   MPI_Datatype one;
   MPI_CHECK(MPI_Type_contiguous((int)sizeof *record, MPI_BYTE, &one));
   MPI_CHECK(MPI_Type_commit(&one));
@@ -386,8 +396,9 @@ static int copy_values(int in, int v, int out, int time_dim, size_t keep, char *
   return 0;
 }
 
-int bodies_nc_cut(const char *dir, long restart_step, char *err, size_t errlen)
+int bodies_nc_cut(const efsi_bodies_file *f, long restart_step, char *err, size_t errlen)
 {
+  const char *dir = f->dir;
   char path[EFSI_PATH_LEN + 32], temp[EFSI_PATH_LEN + 40];
   snprintf(path, sizeof path, "%s/bodies.nc", dir);
   snprintf(temp, sizeof temp, "%s.tmp", path);
@@ -438,7 +449,7 @@ int bodies_nc_cut(const char *dir, long restart_step, char *err, size_t errlen)
   NC_TRY(nc_inq_dimlen(in, body_dim, &bodies), path, "dimension body", err, errlen);
   /* made as the appends' file is made (parallel HDF5 allocates its chunks otherwise) */
 #ifdef HAVE_NETCDF_PAR
-  const int parallel = bodies > BODIES_NC_SERIAL_BODIES;
+  const int parallel = (long)bodies > f->serial_up_to;
   if (parallel)
     NC_TRY(nc_create_par(temp, NC_NETCDF4 | NC_CLOBBER, MPI_COMM_SELF, MPI_INFO_NULL, &out), temp,
            "cannot create", err, errlen);

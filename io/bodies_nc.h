@@ -51,12 +51,13 @@ typedef struct {
 double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long step,
                         double time, long first, long count, const efsi_body_record *record);
 
-/* Rank 0, before a run continued from restart_step appends: keep only the records with
- * step <= restart_step (the file is rewritten through bodies.nc.tmp when some come after;
- * removed when none is left).  A file the NetCDF library cannot read (a run killed while
- * appending) is moved aside to bodies.nc.damaged-N with a warning on stderr, and a new one
- * starts.  Nonzero with a message naming the file when it cannot be done. */
-int bodies_nc_cut(const char *dir, long restart_step, char *err, size_t errlen);
+/* Rank 0, before a run continued from restart_step appends to the file f names: keep only
+ * the records with step <= restart_step (the file is rewritten through bodies.nc.tmp when
+ * some come after, laid out as the appends of f make it; removed when none is left).  A file
+ * the NetCDF library cannot read (a run killed while appending) is moved aside to
+ * bodies.nc.damaged-N with a warning on stderr, and a new one starts.  Nonzero with a
+ * message naming the file when it cannot be done. */
+int bodies_nc_cut(const efsi_bodies_file *f, long restart_step, char *err, size_t errlen);
 
 /* The step of the last record of the bodies.nc at path (*time its time), -1 when there is
  * no such file, no record, or it cannot be read. */

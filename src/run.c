@@ -244,8 +244,8 @@ static int open_tables(output_state *o, const efsi_state *s, long restart_step)
     failed = diagnostics_open(&o->diagnostics, o->dir, restart_step, err, sizeof err)
           || (o->bodies_csv && bodies_csv_open(&o->bodies_table, o->dir, restart_step, err,
                                                sizeof err))
-          || (o->bodies && restart_step >= 0 && bodies_nc_cut(o->dir, restart_step, err,
-                                                               sizeof err));
+          || (o->bodies && restart_step >= 0 && bodies_nc_cut(&o->bodies_file, restart_step,
+                                                               err, sizeof err));
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
   if (failed && d->rank == 0) fprintf(stderr, "efsi: error: %s\n", err);
   return failed;
