@@ -54,6 +54,6 @@ terminated() {
   setsid "$@" > "$log" 2>&1 &
   pid=$!
   for i in $(seq 100); do [ -s "$FAKE_LOG" ] && break; sleep 0.1; done
-  kill -TERM -- -"$pid"
+  kill -TERM -"$pid"   # the process group (dash takes no -- here)
   wait "$pid" && echo 0 || echo $?
 }

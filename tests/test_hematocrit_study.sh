@@ -349,7 +349,7 @@ setsid $study --efsi "$efsi" "$tmp/sig.ini" > "$tmp/sig.log" 2>&1 &
 pid=$!
 for i in $(seq 300); do [ -s "$tmp/sig/plasma/run.json" ] && break; sleep 0.1; done
 sleep 0.5
-kill -TERM -- -"$pid"
+kill -TERM -"$pid"   # the process group
 set +e
 wait "$pid"
 status=$?
