@@ -18,10 +18,10 @@ expect() {
   printf '%s\n' "$text" > "$tmp/$name.ini"
   mkdir -p "$tmp/existing" "${out_dir:-$tmp/existing}"
   echo keep > "$tmp/existing/diagnostics.csv"
-  before=$(ls -la "${out_dir:-$tmp/existing}" | md5sum)
+  before=$(ls -lA --time-style=full-iso "${out_dir:-$tmp/existing}" | md5sum)   # the files, not . and ..
   $EFSI_MPIRUN -np 1 "$efsi" -o "${out_dir:-$tmp/existing}" "$@" "$tmp/$name.ini" > "$tmp/out" 2> "$tmp/err"
   status=$?
-  after=$(ls -la "${out_dir:-$tmp/existing}" | md5sum)
+  after=$(ls -lA --time-style=full-iso "${out_dir:-$tmp/existing}" | md5sum)
   message=$(grep "efsi: error" "$tmp/err" | head -n 1)
   if [ $status -ne 2 ]; then
     echo "FAIL $name: exit status $status, expected 2"; failures=$((failures + 1))
