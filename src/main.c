@@ -289,6 +289,9 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   if (case_bodies(cs, &planned, err, errlen)) return EFSI_EXIT_INPUT;
   print_summary(cs, &d, &g, ts, &backend, &planned, 1);
   plan_warnings(c);
+  /* the planned GPU run's step is timed on this process's first GPU, where it sees one */
+  char gpu[256];
+  if (backend.gpu && device_count() > 0) device_select(0, gpu, sizeof gpu);
   plan_report(cs, &g, ts, &backend, MPI_COMM_SELF, n, planned.total);
   if (comm_print_plan(cs, &d, &g, &backend, gpus_per_node, err, errlen)) return EFSI_EXIT_INPUT;
   printf("efsi: %s is valid for %d ranks (planned, not run)\n", c->file, n);
