@@ -2,9 +2,10 @@
  * the CPU's is verify/poisson_fft.c): lap(x) = rhs - <rhs>, <x> = 0, with the compact
  * 7-point Laplacian, x periodic, y and z periodic or wall.  The owned cells are packed into
  * a block A[k][j][i]; x is diagonalised by a real-to-complex FFT (cuFFT D2Z, modes
- * m = 0..Nx/2, each with the eigenvalue -(4/h^2) sin^2(pi m/N)); z, after a transpose that
- * makes its lines contiguous, by a complex FFT (periodic) or a DCT-II (wall: FFTW's REDFT10,
- * computed as the FFT of the even extension of length 2N times exp(-i pi k/2N)); along y,
+ * m = 0..Nx/2, each with the eigenvalue -(4/h^2) sin^2(pi m/N)); z by a complex FFT of the
+ * strided lines in place (periodic) or, after a transpose that makes its lines contiguous, a
+ * DCT-II (wall: FFTW's REDFT10, computed as the FFT of the even extension of length 2N times
+ * exp(-i pi k/2N)); along y,
  * with x and z diagonal, either one more FFT and a division by the eigenvalues (periodic)
  * or the Neumann tridiagonal system per (m_x, m_z), both as the CPU does them.  Then the
  * inverse transforms (DCT-III as an inverse FFT of length 2N, Z2D) and the unpacking with
@@ -79,19 +80,17 @@ __global__ void block_kernel(int n0, int n1, long cells, ptrdiff_t origin, ptrdi
   else field[p] = scale * block[q];
 }
 
-/* C[k][j][m] <-> lines along z, L[(j mx + m) len + k]: len = n2, or 2 n2 at a wall
- * (extended), where the forward transform mirrors the line into its second half (the even
- * extension). */
+/* C[k][j][m] <-> lines along z at a wall, L[(j mx + m) 2 n2 + k], where the forward transform
+ * mirrors the line into its second half (the even extension). */
 __global__ void z_lines_kernel(int mx, int n1, int n2, cufftDoubleComplex *c,
-                               cufftDoubleComplex *lines, int extended, int mirror,
-                               int to_lines)
+                               cufftDoubleComplex *lines, int mirror, int to_lines)
 {
   const long q = blockIdx.x * (long)blockDim.x + threadIdx.x;
   if (q >= (long)mx * n1 * n2) return;
   const int m = (int)(q % mx);
   const long rest = q / mx;
   const int j = (int)(rest % n1), k = (int)(rest / n1);
-  const long line = (long)j * mx + m, len = extended ? 2L * n2 : n2;
+  const long line = (long)j * mx + m, len = 2L * n2;
   cufftDoubleComplex *at = &lines[line * len + k];
   if (to_lines) {
     *at = c[q];
@@ -165,44 +164,99 @@ __global__ void divide_kernel(int mx, int n1, int n2, cufftDoubleComplex *lines,
 }
 
 /* Wall in y: the Neumann system of each line (m, k) of C, as verify/poisson_fft.c solves it
- * (thomas_neumann, solve_tridiagonal_y), on the real and imaginary parts alike. */
+ * (thomas_neumann, solve_tridiagonal_y), on the real and imaginary parts alike: the same
+ * operations in the same order as there, so the same bits, arranged for the GPU.  One thread
+ * a line holds both parts (a warp reads 32 neighbouring complex values at once), scales the
+ * right-hand side inside the forward sweep, and keeps the Thomas coefficients in
+ * sweep[j * lines + line] (a warp's in one segment).  A line is a chain of n1 dependent steps
+ * and there are only mx n2 lines (8320 at 128^3), too few threads to hide a load's latency:
+ * each sweep reads TRIDIAGONAL_CHUNK values of its line before it works on them, so that
+ * their loads overlap. */
+enum { TRIDIAGONAL_CHUNK = 8 };
+
 __global__ void tridiagonal_kernel(int mx, int n1, int n2, cufftDoubleComplex *c,
                                    const double *ex, const double *ez, double hh,
                                    double r_scale, double *sweep)
 {
-  const long line = blockIdx.x * (long)blockDim.x + threadIdx.x;
-  if (line >= (long)mx * n2) return;
+  const long line = blockIdx.x * (long)blockDim.x + threadIdx.x, lines = (long)mx * n2;
+  if (line >= lines) return;
   const int m = (int)(line % mx), k = (int)(line / mx);
-  const long stride = mx, first = (long)k * n1 * mx + m;
-  double *cc = sweep + line * n1;
+  cufftDoubleComplex *const r = c + (long)k * n1 * mx + m;   /* R(j) = r[j mx] */
   const int pinned = m == 0 && k == 0;
   const double diag = -2.0 + hh * (ex[m] + ez[k]);
-  for (int part = 0; part < 2; part++) {
-    double *r0 = part ? &c[first].y : &c[first].x;
-#define R(j) (*(r0 + 2 * stride * (long)(j)))
-    double mean = 0.0;
-    if (pinned) {
-      for (int j = 0; j < n1; j++) mean += R(j);
-      mean /= n1;
+  double mean_x = 0.0, mean_y = 0.0;
+  if (pinned) {
+    for (int j = 0; j < n1; j++) {
+      mean_x += r[(long)j * mx].x;
+      mean_y += r[(long)j * mx].y;
     }
-    for (int j = 0; j < n1; j++) R(j) = (R(j) - mean) * r_scale;
-    const double b0 = pinned ? 1.0 : diag + 1.0 + (n1 == 1);
-    if (pinned) R(0) = 0.0;
-    cc[0] = (pinned ? 0.0 : 1.0) / b0;
-    R(0) /= b0;
-    for (int j = 1; j < n1; j++) {
-      const double inv = 1.0 / (diag + (j == n1 - 1) - cc[j - 1]);
-      cc[j] = inv;
-      R(j) = (R(j) - R(j - 1)) * inv;
+    mean_x /= n1;
+    mean_y /= n1;
+  }
+  /* forward: R(j) = ((R(j) - mean) r_scale - R(j-1)) cc(j) */
+  const double b0 = pinned ? 1.0 : diag + 1.0 + (n1 == 1);
+  double cc = (pinned ? 0.0 : 1.0) / b0;
+  sweep[line] = cc;
+  double x = (r[0].x - mean_x) * r_scale, y = (r[0].y - mean_y) * r_scale;
+  if (pinned) x = y = 0.0;
+  x /= b0;
+  y /= b0;
+  r[0].x = x;
+  r[0].y = y;
+  for (int j0 = 1; j0 < n1; j0 += TRIDIAGONAL_CHUNK) {
+    cufftDoubleComplex v[TRIDIAGONAL_CHUNK];
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++)
+      if (j0 + t < n1) v[t] = r[(long)(j0 + t) * mx];
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++) {
+      const int j = j0 + t;
+      if (j >= n1) break;
+      cc = 1.0 / (diag + (j == n1 - 1) - cc);
+      sweep[j * lines + line] = cc;
+      x = ((v[t].x - mean_x) * r_scale - x) * cc;
+      y = ((v[t].y - mean_y) * r_scale - y) * cc;
+      v[t].x = x;
+      v[t].y = y;
     }
-    for (int j = n1 - 2; j >= 0; j--) R(j) -= cc[j] * R(j + 1);
-    if (pinned) {
-      double x_mean = 0.0;
-      for (int j = 0; j < n1; j++) x_mean += R(j);
-      x_mean /= n1;
-      for (int j = 0; j < n1; j++) R(j) -= x_mean;
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++)
+      if (j0 + t < n1) r[(long)(j0 + t) * mx] = v[t];
+  }
+  /* backward: R(j) -= cc(j) R(j+1) */
+  for (int j1 = n1 - 2; j1 >= 0; j1 -= TRIDIAGONAL_CHUNK) {
+    cufftDoubleComplex v[TRIDIAGONAL_CHUNK];
+    double cj[TRIDIAGONAL_CHUNK];
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++)
+      if (j1 - t >= 0) {
+        v[t] = r[(long)(j1 - t) * mx];
+        cj[t] = sweep[(j1 - t) * lines + line];
+      }
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++) {
+      if (j1 - t < 0) break;
+      x = v[t].x - cj[t] * x;
+      y = v[t].y - cj[t] * y;
+      v[t].x = x;
+      v[t].y = y;
     }
-#undef R
+#pragma unroll
+    for (int t = 0; t < TRIDIAGONAL_CHUNK; t++)
+      if (j1 - t >= 0) r[(long)(j1 - t) * mx] = v[t];
+  }
+  if (pinned) {
+    double x_mean = 0.0, y_mean = 0.0;
+    for (int j = 0; j < n1; j++) {
+      x_mean += r[(long)j * mx].x;
+      y_mean += r[(long)j * mx].y;
+    }
+    x_mean /= n1;
+    y_mean /= n1;
+    for (int j = 0; j < n1; j++) {
+      r[(long)j * mx].x -= x_mean;
+      r[(long)j * mx].y -= y_mean;
+    }
   }
 }
 
@@ -284,9 +338,15 @@ efsi_poisson_cuda *poisson_cuda_create(const efsi_grid *g, const efsi_decomp *de
                             CUFFT_D2Z, n1 * n2));
   CUFFT_CHECK(cufftPlanMany(&ps->x_backward, 1, &ps->n[0], NULL, 1, ps->mx, NULL, 1, n0,
                             CUFFT_Z2D, n1 * n2));
-  int zlen = ps->periodic[2] ? n2 : 2 * n2;
-  CUFFT_CHECK(cufftPlanMany(&ps->z_plan, 1, &zlen, NULL, 1, zlen, NULL, 1, zlen, CUFFT_Z2Z,
-                            ps->mx * n1));
+  if (ps->periodic[2]) {   /* in place on C[k][j][m]: lines of stride mx n1 */
+    int zlen = n2;
+    CUFFT_CHECK(cufftPlanMany(&ps->z_plan, 1, &zlen, &zlen, ps->mx * n1, 1, &zlen, ps->mx * n1,
+                              1, CUFFT_Z2Z, ps->mx * n1));
+  } else {                 /* the even extensions, contiguous */
+    int zlen = 2 * n2;
+    CUFFT_CHECK(cufftPlanMany(&ps->z_plan, 1, &zlen, NULL, 1, zlen, NULL, 1, zlen, CUFFT_Z2Z,
+                              ps->mx * n1));
+  }
   if (ps->periodic[1])
     CUFFT_CHECK(cufftPlanMany(&ps->y_plan, 1, &ps->n[1], NULL, 1, n1, NULL, 1, n1, CUFFT_Z2Z,
                               ps->mx * n2));
@@ -323,27 +383,34 @@ void poisson_cuda_free(efsi_poisson_cuda *ps)
   free(ps);
 }
 
-/* Along z, forward or backward: periodic, a complex FFT; at a wall, the DCT-II / DCT-III pair. */
+/* Along z, forward or backward: periodic, a complex FFT of the strided lines of C in place
+ * (cuFFT's advanced layout: no copies); at a wall, the DCT-II / DCT-III pair through the
+ * lines' even extensions. */
 static void transform_z(efsi_poisson_cuda *ps, int forward)
 {
   cudaStream_t stream = cuda_compute_stream();
   const int mx = ps->mx, n1 = ps->n[1], n2 = ps->n[2], wall = !ps->periodic[2];
   const long modes = (long)mx * n1 * n2;
+  if (!wall) {
+    CUFFT_CHECK(cufftExecZ2Z(ps->z_plan, ps->spectrum, ps->spectrum,
+                             forward ? CUFFT_FORWARD : CUFFT_INVERSE));
+    return;
+  }
   z_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines,
-                                                         wall, wall && forward, 1);
+                                                         forward, 1);
   launched("poisson: z lines");
-  if (wall && !forward) {
+  if (!forward) {
     dct_twiddle_kernel<<<blocks_for(modes), 256, 0, stream>>>((long)mx * n1, n2, ps->lines, 0);
     launched("poisson: DCT-III twiddle");
   }
   CUFFT_CHECK(cufftExecZ2Z(ps->z_plan, ps->lines, ps->lines,
                            forward ? CUFFT_FORWARD : CUFFT_INVERSE));
-  if (wall && forward) {
+  if (forward) {
     dct_twiddle_kernel<<<blocks_for(modes), 256, 0, stream>>>((long)mx * n1, n2, ps->lines, 1);
     launched("poisson: DCT-II twiddle");
   }
   z_lines_kernel<<<blocks_for(modes), 256, 0, stream>>>(mx, n1, n2, ps->spectrum, ps->lines,
-                                                         wall, 0, 0);
+                                                         0, 0);
   launched("poisson: z lines back");
 }
 
