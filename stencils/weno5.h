@@ -11,6 +11,8 @@
 #define EFSI_WENO5_H
 
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "base/grid.h"
 #include "base/portable.h"
@@ -65,6 +67,41 @@ EFSI_POINT double weno5_upwind(const double *restrict f, ptrdiff_t p, ptrdiff_t 
   const double d1 = f[p + s] - f[p];
   const double d2 = f[p + 2 * s] - f[p + s];
   const double d3 = f[p + 3 * s] - f[p + 2 * s];
+  const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
+  return weno5_derivative(l * dm2 + r * d3, l * dm1 + r * d2, l * d0 + r * d1,
+                          l * d1 + r * d0, l * d2 + r * dm1);
+}
+
+/* The bits of x. */
+EFSI_POINT uint64_t double_bits(double x)
+{
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+/* weno5_upwind, bit for bit, without its arithmetic where the seven values along the line are
+ * equal (a region where f is constant: the diagonal of B = I in the plasma, where the fluid
+ * treatment sets it exactly).  The six differences are then +0 (all bits zero); the blend of
+ * +0s is +0 whatever the sign of a, and weno5_derivative of five +0s is +0 (S_k = 0, so
+ * t_k = 1 and the weights are c_k; the candidates are +0).  A -0 among the differences (f
+ * holding both zeros) takes the full formula, whose result may then be -0.  Worth its test
+ * on the GPU, where a warp whose 32 points all lie in such a region skips the formula
+ * (tests/test_weno5.c: the same bits on every input; tests/test_gpu_kernels.c: b_advance in
+ * a plasma region); the CPU's SIMD loops would compute both sides, so they keep
+ * weno5_upwind (whose source, and so the CPU's machine code, this leaves as it was). */
+EFSI_POINT double weno5_upwind_sparse(const double *restrict f, ptrdiff_t p, ptrdiff_t s,
+                                      double a)
+{
+  const double dm2 = f[p - 2 * s] - f[p - 3 * s];
+  const double dm1 = f[p - s] - f[p - 2 * s];
+  const double d0 = f[p] - f[p - s];
+  const double d1 = f[p + s] - f[p];
+  const double d2 = f[p + 2 * s] - f[p + s];
+  const double d3 = f[p + 3 * s] - f[p + 2 * s];
+  if ((double_bits(dm2) | double_bits(dm1) | double_bits(d0) | double_bits(d1)
+       | double_bits(d2) | double_bits(d3)) == 0)
+    return 0.0;
   const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
   return weno5_derivative(l * dm2 + r * d3, l * dm1 + r * d2, l * d0 + r * d1,
                           l * d1 + r * d0, l * d2 + r * dm1);
@@ -145,6 +182,15 @@ EFSI_POINT double advection_with(const weno5_stencil_t *st, const double *restri
 {
   return -(a.x * weno5_upwind(f, p, st->s[0], a.x) + a.y * weno5_upwind(f, p, st->s[1], a.y)
            + a.z * weno5_upwind(f, p, st->s[2], a.z));
+}
+
+/* The same bits through weno5_upwind_sparse: for a field that is constant over regions. */
+EFSI_POINT double advection_with_sparse(const weno5_stencil_t *st, const double *restrict f,
+                                        advecting_t a, ptrdiff_t p)
+{
+  return -(a.x * weno5_upwind_sparse(f, p, st->s[0], a.x)
+           + a.y * weno5_upwind_sparse(f, p, st->s[1], a.y)
+           + a.z * weno5_upwind_sparse(f, p, st->s[2], a.z));
 }
 
 /* -(a . grad f) at point p. */

@@ -283,6 +283,55 @@ START_TEST(thinc_agrees)
 }
 END_TEST
 
+/* b_advance where part of the block is plasma (the diagonal of B exactly 1, the
+ * off-diagonal +0, -0 or tiny, no solid), the rest random: the GPU skips WENO5's arithmetic
+ * for the diagonal where it is constant along a line (weno5_upwind_sparse) and must still
+ * give the CPU's bits at every point, on both sides of the region's edge. */
+START_TEST(b_advance_in_plasma_agrees)
+{
+  bench b;
+  bench_open(&b, 2718u);
+  const efsi_grid *g = &b.g;
+  unsigned state = 99u;
+  long plasma = 0;
+  for (int k = -EFSI_HALO; k < g->n[2] + EFSI_HALO; k++)
+    for (int j = -EFSI_HALO; j < g->n[1] + EFSI_HALO; j++)
+      for (int i = -EFSI_HALO; i < 7; i++) {
+        const ptrdiff_t p = grid_index(g, i, j, k);
+        for (int c = 0; c < 3; c++) b.host[10 + c][p] = 1.0;
+        for (int c = 3; c < 6; c++) {
+          const double x = uniform(&state);
+          b.host[10 + c][p] = x < 0.4 ? 0.0 : x < 0.8 ? -0.0 : 1e-30 * (x - 0.9);
+        }
+        b.host[16][p] = b.host[17][p] = 0.0;
+        plasma += i >= 0 && j >= 0 && k >= 0 && j < g->n[1] && k < g->n[2];
+      }
+  for (int f = 10; f < 18; f++) device_upload(b.dev[f], b.host[f], g->size);
+  double *const cpu_b[6] = {b.host[10], b.host[11], b.host[12], b.host[13], b.host[14], b.host[15]};
+  double *const gpu_b[6] = {b.dev[10], b.dev[11], b.dev[12], b.dev[13], b.dev[14], b.dev[15]};
+  double *const cpu_next[6] = {b.host[18], b.host[19], b.host[20], b.host[21], b.host[22], b.host[23]};
+  double *const gpu_next[6] = {b.dev[18], b.dev[19], b.dev[20], b.dev[21], b.dev[22], b.dev[23]};
+  double *const cpu_phi[2] = {b.host[16], b.host[17]}, *const gpu_phi[2] = {b.dev[16], b.dev[17]};
+  efsi_cpu_kernels.b_advance(g, 2, cpu_phi, 0.01, 1.0, b.host[0], b.host[1], b.host[2], cpu_b,
+                             cpu_next);
+  efsi_cuda_kernels.b_advance(g, 2, gpu_phi, 0.01, 1.0, b.dev[0], b.dev[1], b.dev[2], gpu_b,
+                              gpu_next);
+  device_synchronize();
+  long points = 0, unit = 0;
+  for (int f = 18; f < 24; f++) points += differing(&b, f);
+  /* the plasma's diagonal stays 1: the region is where the skip is taken */
+  for (int k = 0; k < g->n[2]; k++)
+    for (int j = 0; j < g->n[1]; j++)
+      for (int i = 0; i < 4; i++) unit += b.host[18][grid_index(g, i, j, k)] == 1.0;
+  if (test_rank0())
+    printf("b_advance with %ld plasma cells: %ld points differ from the CPU's bits, B_xx = 1 in "
+           "%ld of %d cells of the skipped lines\n", plasma, points, unit, 4 * g->n[1] * g->n[2]);
+  ck_assert_int_eq(points, 0);
+  ck_assert_int_eq(unit, 4 * g->n[1] * g->n[2]);
+  bench_close(&b);
+}
+END_TEST
+
 /* The layer moves: pack and unpack, periodic copies, wall reflections and zero faces. */
 static void run_layers(bench *b, const efsi_layer_ops *ops, int gpu, double *buffer)
 {
@@ -340,6 +389,7 @@ static Suite *gpu_suite(void)
   TCase *tc = tcase_create("gpu");
   tcase_add_test(tc, every_kernel_agrees);
   tcase_add_test(tc, thinc_agrees);
+  tcase_add_test(tc, b_advance_in_plasma_agrees);
   tcase_add_test(tc, layer_moves_match_bitwise);
   suite_add_tcase(s, tc);
   return s;

@@ -17,14 +17,34 @@ __global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdi
   body(origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z);
 }
 
-template <typename Body>
+/* The same with a floor on the blocks a multiprocessor holds at once (__launch_bounds__: the
+ * compiler then keeps the registers a thread uses to 65536 / (min_blocks x the block's
+ * threads), spilling what does not fit), for a kernel whose registers would otherwise leave
+ * too few threads to hide its latencies. */
+template <int min_blocks, typename Body>
+__global__ void __launch_bounds__(CUDA_BLOCK_X * CUDA_BLOCK_Y, min_blocks)
+box_kernel_bounded(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i >= ni || j >= nj) return;
+  body(origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z);
+}
+
+/* min_blocks 0: no floor (the compiler's choice of registers). */
+template <int min_blocks = 0, typename Body>
 void for_box(const efsi_grid *g, const int lo[3], const int hi[3], const char *name, Body body)
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0) return;
-  box_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-               cuda_compute_stream()>>>(ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
-                                        g->stride[1], g->stride[2], body);
+  const dim3 blocks = cuda_box_grid(ni, nj, nk), threads(CUDA_BLOCK_X, CUDA_BLOCK_Y);
+  const ptrdiff_t origin = grid_index(g, lo[0], lo[1], lo[2]);
+  cudaStream_t stream = cuda_compute_stream();
+  if constexpr (min_blocks > 0)
+    box_kernel_bounded<min_blocks><<<blocks, threads, 0, stream>>>(ni, nj, origin, g->stride[1],
+                                                                   g->stride[2], body);
+  else
+    box_kernel<<<blocks, threads, 0, stream>>>(ni, nj, origin, g->stride[1], g->stride[2], body);
   cuda_launched(name);
 }
 

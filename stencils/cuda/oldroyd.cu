@@ -4,8 +4,19 @@
  * and the fluid treatment, in the CPU's order of operations.  Its own file because the CPU's
  * loop (stencils/oldroyd.c) works row by row through buffers, so that the square root, the
  * sum over a case's materials and the six rates leave its long loops vectorisable; a thread
- * per point needs none of them. */
+ * per point needs none of them.  The diagonal's rates skip WENO5's arithmetic where B_aa is
+ * constant along the line (advection_with_sparse: the same bits), as in the plasma, where the
+ * fluid treatment sets it to 1 exactly; the off-diagonal is b f there, tiny but not zero
+ * wherever the volume fractions' WENO5 tails reach, which after some steps is everywhere, so
+ * it takes the plain formula. */
 #include "stencils/cuda/launch.cuh"
+
+/* Four blocks of 256 threads a multiprocessor, so 64 registers a thread (a few values
+ * spill to the cache): measured faster than three blocks (80 registers) and than the
+ * compiler's own 94 registers, two blocks (docs/performance-gpu.md). */
+#ifndef B_ADVANCE_MIN_BLOCKS
+#define B_ADVANCE_MIN_BLOCKS 4
+#endif
 
 extern "C" {
 #include "stencils/kernel_list.h"
@@ -24,13 +35,13 @@ void b_advance_cuda(const efsi_grid *g, int nmat, double *const phi[], double dt
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   const double dt_kappa = dt * kappa;
-  for_box(g, lo, hi, "b_advance", [=] __device__(ptrdiff_t p) {
+  for_box<B_ADVANCE_MIN_BLOCKS>(g, lo, hi, "b_advance", [=] __device__(ptrdiff_t p) {
     const ptrdiff_t s3[3] = {sx, sy, sz};
     const double ih[3] = {ihx, ihy, ihz};
     const advecting_t a = advecting_velocity(&st, u, v, w, p);
-    const sym_tensor_t R = {advection_with(&st, bb.a[TXX], a, p),
-                            advection_with(&st, bb.a[TYY], a, p),
-                            advection_with(&st, bb.a[TZZ], a, p),
+    const sym_tensor_t R = {advection_with_sparse(&st, bb.a[TXX], a, p),
+                            advection_with_sparse(&st, bb.a[TYY], a, p),
+                            advection_with_sparse(&st, bb.a[TZZ], a, p),
                             advection_with(&st, bb.a[TXY], a, p),
                             advection_with(&st, bb.a[TXZ], a, p),
                             advection_with(&st, bb.a[TYZ], a, p)};
