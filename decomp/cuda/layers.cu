@@ -22,27 +22,42 @@ extern "C" {
 enum { MAX_LAYER_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
 struct field_list { double *f[MAX_LAYER_FIELDS]; };
 
-/* A box of ni x nj x nk points per field, nf fields: blockIdx.z runs over (field, k). */
-__global__ void pack_kernel(field_list fl, int nk, int ni, int nj, ptrdiff_t origin,
-                            ptrdiff_t s1, ptrdiff_t s2, double *buf, int to_buffer)
+/* A box of ni x nj x nk points per field, nf fields: blockIdx.y runs over (field, k), and
+ * the threads of x over the plane's ni nj points flattened, i fastest (32-bit indices: a
+ * plane of a halo box is far below 2^31 points).  A box one to three points thin along x
+ * (the x faces' layers) so keeps every thread of a block busy, where a block of 64 x 4
+ * threads over (i, j) would leave 61 of 64 idle.  The buffer holds the box in the order
+ * ((f nk + k) nj + j) ni + i. */
+enum { LAYER_THREADS = 256 };
+
+static dim3 layer_grid(int ni, int nj, int nk, int nf)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  const int f = blockIdx.z / nk, k = blockIdx.z % nk;
-  double *row = fl.f[f] + origin + s1 * j + s2 * k;
-  const size_t at = (((size_t)f * nk + k) * nj + j) * ni + i;
-  if (to_buffer) buf[at] = row[i];
-  else row[i] = buf[at];
+  const long plane = (long)ni * nj;
+  return dim3((unsigned)((plane + LAYER_THREADS - 1) / LAYER_THREADS), (unsigned)(nk * nf));
 }
 
-__global__ void copy_kernel(field_list fl, int nk, int ni, int nj, ptrdiff_t origin,
+__global__ void pack_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t origin,
+                            ptrdiff_t s1, ptrdiff_t s2, double *buf, int to_buffer)
+{
+  const unsigned q = blockIdx.x * blockDim.x + threadIdx.x, plane = (unsigned)ni * nj;
+  if (q >= plane) return;
+  const int i = (int)(q % (unsigned)ni), j = (int)(q / (unsigned)ni);
+  const int f = blockIdx.y / nk, k = blockIdx.y % nk;
+  double *at = fl.f[f] + origin + s1 * j + s2 * k + i;
+  const size_t b = (size_t)blockIdx.y * plane + q;
+  if (to_buffer) buf[b] = *at;
+  else *at = buf[b];
+}
+
+__global__ void copy_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t origin,
                             ptrdiff_t s1, ptrdiff_t s2, ptrdiff_t shift)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  const int f = blockIdx.z / nk, k = blockIdx.z % nk;
-  double *row = fl.f[f] + origin + s1 * j + s2 * k;
-  row[i] = row[i + shift];
+  const unsigned q = blockIdx.x * blockDim.x + threadIdx.x;
+  if (q >= (unsigned)ni * nj) return;
+  const int i = (int)(q % (unsigned)ni), j = (int)(q / (unsigned)ni);
+  const int f = blockIdx.y / nk, k = blockIdx.y % nk;
+  double *at = fl.f[f] + origin + s1 * j + s2 * k + i;
+  *at = at[shift];
 }
 
 /* Up to REFLECT_BATCH wall layers, one per blockIdx.y; the threads of x run over the points
@@ -89,10 +104,9 @@ static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
-  pack_kernel<<<cuda_box_grid(ni, nj, nk * nf), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                cuda_halo_stream()>>>(list_of(fields, nf), nk, ni, nj,
-                                      grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
-                                      g->stride[2], buf, to_buffer);
+  pack_kernel<<<layer_grid(ni, nj, nk, nf), LAYER_THREADS, 0, cuda_halo_stream()>>>(
+      list_of(fields, nf), ni, nj, nk, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+      g->stride[2], buf, to_buffer);
   cuda_launched(to_buffer ? "halo pack" : "halo unpack");
 }
 
@@ -103,10 +117,9 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
-  copy_kernel<<<cuda_box_grid(ni, nj, nk * nf), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                cuda_halo_stream()>>>(list_of(fields, nf), nk, ni, nj,
-                                      grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
-                                      g->stride[2], shift);
+  copy_kernel<<<layer_grid(ni, nj, nk, nf), LAYER_THREADS, 0, cuda_halo_stream()>>>(
+      list_of(fields, nf), ni, nj, nk, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+      g->stride[2], shift);
   cuda_launched("halo periodic copy");
   static cudaEvent_t copied;
   if (!copied) CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
