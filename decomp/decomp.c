@@ -117,7 +117,7 @@ int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int r
                   const int periodic[3], char *err, size_t errlen)
 {
   memset(d, 0, sizeof *d);
-  d->comm = MPI_COMM_NULL;
+  d->comm = d->node = MPI_COMM_NULL;
   for (int e = 0; e < 3; e++) d->line[e] = MPI_COMM_NULL;
   if (errlen > 0) err[0] = '\0';
 
@@ -136,6 +136,9 @@ int decomp_create(efsi_decomp *d, MPI_Comm comm, const int cells[3], const int r
     remain[e] = 1;
     MPI_CHECK(MPI_Cart_sub(d->comm, remain, &d->line[e]));
   }
+  MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &d->node));
+  MPI_CHECK(MPI_Comm_rank(d->node, &d->node_rank));
+  MPI_CHECK(MPI_Comm_size(d->node, &d->node_size));
   return 0;
 }
 
@@ -156,5 +159,6 @@ void decomp_free(efsi_decomp *d)
 {
   for (int e = 0; e < 3; e++)
     if (d->line[e] != MPI_COMM_NULL) MPI_CHECK(MPI_Comm_free(&d->line[e]));
+  if (d->node != MPI_COMM_NULL) MPI_CHECK(MPI_Comm_free(&d->node));
   if (d->comm != MPI_COMM_NULL) MPI_CHECK(MPI_Comm_free(&d->comm));
 }

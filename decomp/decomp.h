@@ -15,6 +15,10 @@ typedef struct {
   int dims[3], coords[3], periodic[3];
   int neighbor[3][2];        /* low/high neighbour ranks; MPI_PROC_NULL across a wall */
   MPI_Comm line[3];          /* ranks that share my coordinates except along d */
+  MPI_Comm node;             /* the ranks of comm on my node (MPI_COMM_TYPE_SHARED), in
+                                comm's order: the GPU a rank takes, the memory a node needs,
+                                which halos stay on a node */
+  int node_rank, node_size;  /* my number among them, and how many they are */
 } efsi_decomp;
 
 /* The process grid alone, without MPI: the dims decomp_create would choose for size ranks

@@ -213,14 +213,12 @@ int halo_plan_create(const efsi_decomp *d, const efsi_layer_ops *ops, unsigned a
     return 1;
   }
   int face[3][2], same_node[3][2] = {{0}}, peer_works[3][2] = {{0}};
-  MPI_Comm node;
-  MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node));
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++) {
       face[e][side] = has_face(d, e, side);
-      same_node[e][side] = face[e][side] && same_node_as(d->comm, node, d->neighbor[e][side]);
+      same_node[e][side] = face[e][side]
+                        && same_node_as(d->comm, d->node, d->neighbor[e][side]);
     }
-  MPI_CHECK(MPI_Comm_free(&node));
   int probe[3][2];
   for (int e = 0; e < 3; e++)
     for (int side = 0; side < 2; side++)

@@ -33,17 +33,6 @@ static const efsi_poisson_ops gpu_poisson = {gpu_poisson_create, gpu_poisson_sol
                                              gpu_poisson_free};
 #endif
 
-/* This rank's number among the ranks of its node. */
-static int node_rank(const efsi_decomp *d)
-{
-  MPI_Comm node;
-  int rank = 0;
-  MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node));
-  MPI_CHECK(MPI_Comm_rank(node, &rank));
-  MPI_CHECK(MPI_Comm_free(&node));
-  return rank;
-}
-
 unsigned backend_halo_paths(const efsi_config *c)
 {
   return c->halo_path == HALO_PATH_AUTO ? HALO_ANY_PATH : 1u << (c->halo_path - 1);
@@ -70,7 +59,7 @@ int backend_choose(const efsi_config *c, const efsi_decomp *d, efsi_backend *b, 
   *b = efsi_cpu_backend;
   if (c->device == DEVICE_CPU) return 0;
   char desc[384] = "";
-  int refused = device_select(node_rank(d), desc, sizeof desc);
+  int refused = device_select(d->node_rank, desc, sizeof desc);
   /* the same verdict on every rank: the first refusal's message */
   int first = refused ? d->rank : d->size;
   MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, d->comm));

@@ -152,11 +152,7 @@ static int memory_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_gri
                        char *err, size_t errlen)
 {
   const efsi_config *c = cs->config;
-  MPI_Comm node;
-  int on_node = 1;
-  MPI_CHECK(MPI_Comm_split_type(d->comm, MPI_COMM_TYPE_SHARED, d->rank, MPI_INFO_NULL, &node));
-  MPI_CHECK(MPI_Comm_size(node, &on_node));
-  MPI_CHECK(MPI_Comm_free(&node));
+  const int on_node = d->node_size;
   const double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
   const double need = case_memory(cs, g, d).host;
   int short_here = physical > 0 && need * on_node > physical, any = 0;
@@ -183,8 +179,6 @@ static int memory_fits(const efsi_case *cs, const efsi_decomp *d, const efsi_gri
  * their threads would wait for one another's cores (on two GPUs of one node the Fig. 2
  * channel's step took 9.0 ms so, 0.92 ms with the cores shared).  Collective; returns the
  * ranks that share this rank's processors (1: none), 0 where OMP_NUM_THREADS decides. */
-static int cores_shared;   /* share_cores' answer, for the summary */
-
 static int share_cores(MPI_Comm comm)
 {
   int sharing = 0;
@@ -217,7 +211,7 @@ static int share_cores(MPI_Comm comm)
 
 static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_grid *g,
                           const efsi_timestep *ts, const efsi_backend *b,
-                          const efsi_case_bodies *cb, int check)
+                          const efsi_case_bodies *cb, int cores_shared, int check)
 {
   const efsi_config *c = cs->config;
   int threads = 1;
@@ -264,7 +258,7 @@ static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_
  * on N ranks, planned on this one process without creating the ranks (a decomposition of
  * one process standing in for rank 0 of N).  Returns the exit status. */
 static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gpus_per_node,
-                char *err, size_t errlen)
+                int cores_shared, char *err, size_t errlen)
 {
   const efsi_config *c = cs->config;
   const int n = (int)ranks;
@@ -278,8 +272,9 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
     return EFSI_EXIT_INPUT;
   }
   if (block_fits(cs, d.dims, err, errlen)) return EFSI_EXIT_INPUT;
-  d.comm = MPI_COMM_SELF;
+  d.comm = d.node = MPI_COMM_SELF;   /* rank 0, alone on its node */
   d.size = n;
+  d.node_size = 1;
   for (int e = 0; e < 3; e++) d.periodic[e] = periodic[e];
   efsi_grid g;
   decomp_grid(&d, c->cells, c->length, &g);
@@ -287,7 +282,7 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
   static efsi_case_bodies planned;   /* the bodies are planned, not placed */
   if (case_bodies(cs, &planned, err, errlen)) return EFSI_EXIT_INPUT;
-  print_summary(cs, &d, &g, ts, &backend, &planned, 1);
+  print_summary(cs, &d, &g, ts, &backend, &planned, cores_shared, 1);
   plan_warnings(c);
   /* the planned GPU run's step is timed on this process's first GPU, where it sees one */
   char gpu[256];
@@ -343,7 +338,7 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 0;
   }
-  cores_shared = share_cores(MPI_COMM_WORLD);
+  const int cores_shared = share_cores(MPI_COMM_WORLD);
   if (cli.status_dir) {   /* efsi --status DIR [CASE.ini] */
     const int status = history_status_command(&cli, rank);
     cli_free(&cli);
@@ -368,8 +363,8 @@ int main(int argc, char **argv)
   if (!bad && cli.plan_ranks > 0) {   /* --check --ranks N */
     bad = timestep_choose(&cs, &ts, err, sizeof err);
     const int status = bad ? EFSI_EXIT_INPUT
-                           : plan(&cs, &ts, cli.plan_ranks, (int)cli.plan_gpus_per_node, err,
-                                  sizeof err);
+                           : plan(&cs, &ts, cli.plan_ranks, (int)cli.plan_gpus_per_node,
+                                  cores_shared, err, sizeof err);
     cli_free(&cli);
     if (status) return input_error(rank, err);
     MPI_Finalize();
@@ -420,7 +415,7 @@ int main(int argc, char **argv)
     cli_free(&cli);
     return input_error(rank, err);
   }
-  if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cli.check);
+  if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cores_shared, cli.check);
   if (rank == 0) plan_warnings(&cfg);
   if (cli.check) plan_report(&cs, &g, &ts, &backend, MPI_COMM_WORLD, size, bodies.total);
   if (cli.check) {
