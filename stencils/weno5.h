@@ -89,22 +89,16 @@ EFSI_POINT uint64_t double_bits(double x)
  * on the GPU, where a warp whose 32 points all lie in such a region skips the formula
  * (tests/test_weno5.c: the same bits on every input; tests/test_gpu_kernels.c: b_advance in
  * a plasma region); the CPU's SIMD loops would compute both sides, so they keep
- * weno5_upwind (whose source, and so the CPU's machine code, this leaves as it was). */
+ * weno5_upwind.  The differences are formed for the test and again by weno5_upwind, in the
+ * same order, which the compiler merges. */
 EFSI_POINT double weno5_upwind_sparse(const double *restrict f, ptrdiff_t p, ptrdiff_t s,
                                       double a)
 {
-  const double dm2 = f[p - 2 * s] - f[p - 3 * s];
-  const double dm1 = f[p - s] - f[p - 2 * s];
-  const double d0 = f[p] - f[p - s];
-  const double d1 = f[p + s] - f[p];
-  const double d2 = f[p + 2 * s] - f[p + s];
-  const double d3 = f[p + 3 * s] - f[p + 2 * s];
-  if ((double_bits(dm2) | double_bits(dm1) | double_bits(d0) | double_bits(d1)
-       | double_bits(d2) | double_bits(d3)) == 0)
-    return 0.0;
-  const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
-  return weno5_derivative(l * dm2 + r * d3, l * dm1 + r * d2, l * d0 + r * d1,
-                          l * d1 + r * d0, l * d2 + r * dm1);
+  uint64_t bits = 0;
+  EFSI_UNROLL(6)
+  for (int m = -2; m <= 3; m++) bits |= double_bits(f[p + m * s] - f[p + (m - 1) * s]);
+  if (bits == 0) return 0.0;
+  return weno5_upwind(f, p, s, a);
 }
 
 /* WENO5 value of f on the face between the points p - s and p, from the five values on the
