@@ -307,15 +307,8 @@ START_TEST(b_advance_in_plasma_agrees)
         plasma += i >= 0 && j >= 0 && k >= 0 && j < g->n[1] && k < g->n[2];
       }
   for (int f = 10; f < 18; f++) device_upload(b.dev[f], b.host[f], g->size);
-  double *const cpu_b[6] = {b.host[10], b.host[11], b.host[12], b.host[13], b.host[14], b.host[15]};
-  double *const gpu_b[6] = {b.dev[10], b.dev[11], b.dev[12], b.dev[13], b.dev[14], b.dev[15]};
-  double *const cpu_next[6] = {b.host[18], b.host[19], b.host[20], b.host[21], b.host[22], b.host[23]};
-  double *const gpu_next[6] = {b.dev[18], b.dev[19], b.dev[20], b.dev[21], b.dev[22], b.dev[23]};
-  double *const cpu_phi[2] = {b.host[16], b.host[17]}, *const gpu_phi[2] = {b.dev[16], b.dev[17]};
-  efsi_cpu_kernels.b_advance(g, 2, cpu_phi, 0.01, 1.0, b.host[0], b.host[1], b.host[2], cpu_b,
-                             cpu_next);
-  efsi_cuda_kernels.b_advance(g, 2, gpu_phi, 0.01, 1.0, b.dev[0], b.dev[1], b.dev[2], gpu_b,
-                              gpu_next);
+  call_b_advance(&b, &efsi_cpu_kernels, 0, NULL, NULL);   /* the registry test's call */
+  call_b_advance(&b, &efsi_cuda_kernels, 1, NULL, NULL);
   device_synchronize();
   long points = 0, unit = 0;
   for (int f = 18; f < 24; f++) points += differing(&b, f);

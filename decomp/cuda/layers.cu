@@ -36,15 +36,27 @@ static dim3 layer_grid(int ni, int nj, int nk, int nf)
   return dim3((unsigned)((plane + LAYER_THREADS - 1) / LAYER_THREADS), (unsigned)(nk * nf));
 }
 
+/* This thread's point of the box into *at, and its place in the buffer's order into *b;
+ * false for a thread past the plane's end. */
+__device__ __forceinline__ bool layer_point(const field_list &fl, int ni, int nj, int nk,
+                                            ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
+                                            double **at, size_t *b)
+{
+  const unsigned q = blockIdx.x * blockDim.x + threadIdx.x, plane = (unsigned)ni * nj;
+  if (q >= plane) return false;
+  const int i = (int)(q % (unsigned)ni), j = (int)(q / (unsigned)ni);
+  const int f = blockIdx.y / nk, k = blockIdx.y % nk;
+  *at = fl.f[f] + origin + s1 * j + s2 * k + i;
+  *b = (size_t)blockIdx.y * plane + q;
+  return true;
+}
+
 __global__ void pack_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t origin,
                             ptrdiff_t s1, ptrdiff_t s2, double *buf, int to_buffer)
 {
-  const unsigned q = blockIdx.x * blockDim.x + threadIdx.x, plane = (unsigned)ni * nj;
-  if (q >= plane) return;
-  const int i = (int)(q % (unsigned)ni), j = (int)(q / (unsigned)ni);
-  const int f = blockIdx.y / nk, k = blockIdx.y % nk;
-  double *at = fl.f[f] + origin + s1 * j + s2 * k + i;
-  const size_t b = (size_t)blockIdx.y * plane + q;
+  double *at;
+  size_t b;
+  if (!layer_point(fl, ni, nj, nk, origin, s1, s2, &at, &b)) return;
   if (to_buffer) buf[b] = *at;
   else *at = buf[b];
 }
@@ -52,12 +64,9 @@ __global__ void pack_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t ori
 __global__ void copy_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t origin,
                             ptrdiff_t s1, ptrdiff_t s2, ptrdiff_t shift)
 {
-  const unsigned q = blockIdx.x * blockDim.x + threadIdx.x;
-  if (q >= (unsigned)ni * nj) return;
-  const int i = (int)(q % (unsigned)ni), j = (int)(q / (unsigned)ni);
-  const int f = blockIdx.y / nk, k = blockIdx.y % nk;
-  double *at = fl.f[f] + origin + s1 * j + s2 * k + i;
-  *at = at[shift];
+  double *at;
+  size_t b;
+  if (layer_point(fl, ni, nj, nk, origin, s1, s2, &at, &b)) *at = at[shift];
 }
 
 /* Up to REFLECT_BATCH wall layers, one per blockIdx.y; the threads of x run over the points

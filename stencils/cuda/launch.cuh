@@ -8,13 +8,22 @@
 
 #include "base/cuda/cuda.cuh"
 
-template <typename Body>
-__global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+/* This thread's point of the box (i, j from the block's threads, k = blockIdx.z) into *p;
+ * false for a thread past the box's edge. */
+__device__ __forceinline__ bool box_point(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
+                                          ptrdiff_t s2, ptrdiff_t *p)
 {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  body(origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z);
+  *p = origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z;
+  return i < ni && j < nj;
+}
+
+template <typename Body>
+__global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+{
+  ptrdiff_t p;
+  if (box_point(ni, nj, origin, s1, s2, &p)) body(p);
 }
 
 /* The same with a floor on the blocks a multiprocessor holds at once (__launch_bounds__: the
@@ -25,10 +34,8 @@ template <int min_blocks, typename Body>
 __global__ void __launch_bounds__(CUDA_BLOCK_X * CUDA_BLOCK_Y, min_blocks)
 box_kernel_bounded(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  body(origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z);
+  ptrdiff_t p;
+  if (box_point(ni, nj, origin, s1, s2, &p)) body(p);
 }
 
 /* min_blocks 0: no floor (the compiler's choice of registers). */

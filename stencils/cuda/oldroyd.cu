@@ -14,9 +14,7 @@
 /* Four blocks of 256 threads a multiprocessor, so 64 registers a thread (a few values
  * spill to the cache): measured faster than three blocks (80 registers) and than the
  * compiler's own 94 registers, two blocks (docs/performance-gpu.md). */
-#ifndef B_ADVANCE_MIN_BLOCKS
-#define B_ADVANCE_MIN_BLOCKS 4
-#endif
+enum { B_ADVANCE_MIN_BLOCKS = 4 };
 
 extern "C" {
 #include "stencils/kernel_list.h"
