@@ -43,10 +43,12 @@ void kernel_scratch_bytes(const efsi_grid *g, int gpu, size_t *work, size_t *sta
 {
   _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
                  && 2 * SUM_COUNT >= LUMEN_COUNT, "the ACM's pairs are the most partials");
-  const size_t planes = (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double)
-                        * (gpu ? ACM_GPU_CHUNKS_MAX + 1 : 1);   /* the GPU's chunks, then planes */
+  /* a plane's partials (the ACM's pairs are the most), the GPU's ACM sums a plane's chunks */
+  const size_t planes = (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double);
+  const size_t chunks = gpu ? planes * ACM_GPU_CHUNKS_MAX : planes;
   const int across = g->n[1] > g->n[2] ? g->n[1] : g->n[2];
   const size_t wall_faces = gpu ? (size_t)g->n[0] * across * sizeof(double) : 0;
-  *work = planes > wall_faces ? planes : wall_faces;
-  *staging = gpu ? *work : 0;
+  *work = chunks > wall_faces ? chunks : wall_faces;
+  /* what comes back to the host: the planes' partials or the faces */
+  *staging = gpu ? (planes > wall_faces ? planes : wall_faces) : 0;
 }

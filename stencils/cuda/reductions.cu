@@ -15,6 +15,25 @@ extern "C" {
 
 enum { PLANE_THREADS = 256 };
 
+/* A thread's walk over the points (i, j) of a plane of n0 x n1 (n0 n1 < 2^32, as any plane
+ * that fits a GPU's memory), from point `first` on by `step` points, i fastest: i and j are
+ * carried along in 32 bits, so that no point pays for a division (a 64-bit one is a long
+ * emulated sequence on the GPU, as long as the ACM's terms of a point themselves). */
+struct plane_walk {
+  unsigned i, j, di, dj, n0;
+  __device__ plane_walk(unsigned n0_, unsigned first, unsigned step)
+    : i(first % n0_), j(first / n0_), di(step % n0_), dj(step / n0_), n0(n0_) {}
+  __device__ void next()
+  {
+    i += di;
+    j += dj;
+    if (i >= n0) {
+      i -= n0;
+      j++;
+    }
+  }
+};
+
 /* The plane partials of `count` values per point: term(p, v) fills v[0..count); values
  * with max[c] are combined by fmax from `start` (0 for magnitudes), the others summed. */
 template <int COUNT, typename Term>
@@ -26,11 +45,12 @@ plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, unsig
   const int t = threadIdx.x, k = blockIdx.x;
   double acc[COUNT];
   for (int c = 0; c < COUNT; c++) acc[c] = (max_mask >> c) & 1 ? start : 0.0;
-  const long points = (long)n0 * n1;
-  for (long q = t; q < points; q += PLANE_THREADS) {
-    const int i = (int)(q % n0), j = (int)(q / n0);
+  const unsigned points = (unsigned)n0 * (unsigned)n1;
+  const ptrdiff_t base = origin + s2 * k;
+  plane_walk at((unsigned)n0, t, PLANE_THREADS);
+  for (unsigned q = t; q < points; q += PLANE_THREADS, at.next()) {
     double v[COUNT];
-    term(origin + i + s1 * j + s2 * k, v);
+    term(base + at.i + s1 * at.j, v);
     for (int c = 0; c < COUNT; c++) acc[c] = (max_mask >> c) & 1 ? fmax(acc[c], v[c]) : acc[c] + v[c];
   }
   for (int c = 0; c < COUNT; c++) part[c][t] = acc[c];
@@ -71,7 +91,8 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
  * block's (one block a plane left most multiprocessors idle at 72^3 to 128^3: the
  * Laplacians inside make a point's work long); each thread adds its points into its own
  * pairs, the block adds the pairs in a fixed tree; acm_chunks_kernel adds each plane's
- * chunks in order, and the planes' pairs go to the host, which adds them in k order -- the
+ * chunks in order and writes the planes' pairs to host memory, where they are added in k
+ * order -- the
  * rounded sums are the CPU's, as double-double sums do not depend on the order of their
  * terms (docs/parallel.md, "Reductions"). */
 __global__ void __launch_bounds__(PLANE_THREADS)
@@ -85,11 +106,13 @@ acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, i
   const double ih2[3] = {ih2x, ih2y, ih2z};
   dd_sum acc[SUM_COUNT];
   for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
-  const long points = (long)n0 * n1;
-  for (long q = (long)chunk * PLANE_THREADS + t; q < points; q += (long)chunks * PLANE_THREADS) {
-    const int i = (int)(q % n0), j = (int)(q / n0);
+  const unsigned points = (unsigned)n0 * (unsigned)n1, first = chunk * PLANE_THREADS + t,
+                 step = chunks * PLANE_THREADS;
+  const ptrdiff_t base = origin + s2 * k;
+  plane_walk at((unsigned)n0, first, step);
+  for (unsigned q = first; q < points; q += step, at.next()) {
     double x[SUM_COUNT];
-    acm_terms(div, p, u, origin + i + s1 * j + s2 * k, s, ih2, laplacians, x);
+    acm_terms(div, p, u, base + at.i + s1 * at.j, s, ih2, laplacians, x);
 #pragma unroll
     for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_add(acc[c], x[c]);
   }
@@ -124,16 +147,40 @@ __global__ void acm_chunks_kernel(int planes, int chunks, const double *chunk_pa
   plane[2 * item + 1] = s.lo;
 }
 
+/* The chunks a plane is cut into: the count, at most ACM_GPU_CHUNKS_MAX, whose blocks fill
+ * the waves of blocks the GPU holds at once best (the fewest chunks among equals: each block
+ * ends in a tree of its own); `resident` blocks at once. */
+static int acm_chunks(int planes, int resident)
+{
+  int best = 1;
+  double best_fill = 0.0;
+  for (int c = 1; c <= ACM_GPU_CHUNKS_MAX; c++) {
+    const long blocks = (long)planes * c, waves = (blocks + resident - 1) / resident;
+    const double fill = (double)blocks / ((double)waves * resident);
+    if (fill > best_fill + 0.02) {
+      best = c;
+      best_fill = fill;
+    }
+  }
+  return best;
+}
+
 void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const double *p,
                    const double *u, efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
-  /* about four blocks a multiprocessor in all */
-  int chunks = (4 * cuda_multiprocessors() + g->n[2] - 1) / g->n[2];
-  chunks = chunks < 1 ? 1 : chunks > ACM_GPU_CHUNKS_MAX ? ACM_GPU_CHUNKS_MAX : chunks;
+  static int resident;
+  if (!resident) {
+    int per_multiprocessor = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
+                                                             acm_plane_kernel, PLANE_THREADS, 0));
+    resident = (per_multiprocessor > 0 ? per_multiprocessor : 1) * cuda_multiprocessors();
+  }
+  const int chunks = acm_chunks(g->n[2], resident);
   const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT, chunked = n * chunks;
-  double *chunk_pairs = (double *)scratch_work(scratch, (chunked + n) * sizeof(double));
-  double *plane = chunk_pairs + chunked;
-  double *host = (double *)scratch_staging(scratch, n * sizeof(double));
+  double *chunk_pairs = (double *)scratch_work(scratch, chunked * sizeof(double));
+  /* the planes' pairs go straight to the page-locked staging memory, which a GPU with
+   * unified addressing writes through the host's own pointer: no copy to queue and wait for */
+  double *plane = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
   acm_plane_kernel<<<dim3((unsigned)g->n[2], (unsigned)chunks), PLANE_THREADS, 0, stream>>>(
       g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], laplacians,
@@ -143,9 +190,8 @@ void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const 
   const int items = g->n[2] * SUM_COUNT;
   acm_chunks_kernel<<<(items + 127) / 128, 128, 0, stream>>>(g->n[2], chunks, chunk_pairs, plane);
   cuda_launched("acm_sums (chunks)");
-  CUDA_CHECK(cudaMemcpyAsync(host, plane, n * sizeof(double), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  reduce_planes_dd(host, g->n[2], SUM_COUNT, sums);
+  reduce_planes_dd(plane, g->n[2], SUM_COUNT, sums);
 }
 
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
