@@ -19,20 +19,28 @@ static void layer_range(const efsi_grid *g, int d, int layer, int w, int lo[3], 
   hi[d] = layer + 1;
 }
 
-/* The layers of one wall direction, gathered so that they are filled in one call: every
- * layer reads cells of the block (or the wall face, zeroed before), never another layer, as
- * long as the block holds EFSI_HALO cells along d (decomp.c sees to it). */
+/* The layers of one wall direction, gathered so that they are filled in one call (on a GPU
+ * one launch): every layer reads cells of the block, never another layer or a wall face, as
+ * long as the block holds EFSI_HALO cells along d (decomp.c sees to it) and more than the
+ * layers' width (else the faces are zeroed before, apart). */
 typedef struct {
   const efsi_layer_ops *ops;
   const efsi_grid *g;
   int n;
-  efsi_reflection layer[64];
+  efsi_reflection layer[EFSI_REFLECT_BATCH];
 } batch;
 
 static void flush(batch *b)
 {
   if (b->n > 0) b->ops->reflect(b->g, b->layer, b->n);
   b->n = 0;
+}
+
+/* The next layer of the batch (filled when the batch is full) */
+static efsi_reflection *next_layer(batch *b)
+{
+  if (b->n == EFSI_REFLECT_BATCH) flush(b);
+  return &b->layer[b->n++];
 }
 
 /* The w layers beyond the wall on side (0 low, 1 high) of direction d; staggered = 1 for the
@@ -45,8 +53,7 @@ static void reflect_side(batch *b, double *f, int d, int side, int staggered, do
   for (int layer = 1 + (side && staggered); layer <= w; layer++) {
     const int dst = side ? n - 1 + layer : -layer;
     const int src = side ? n - layer + staggered : layer - 1 + staggered;
-    if (b->n == (int)(sizeof b->layer / sizeof b->layer[0])) flush(b);
-    efsi_reflection *r = &b->layer[b->n++];
+    efsi_reflection *r = next_layer(b);
     layer_range(g, d, dst, w, r->lo, r->hi);
     r->f = f;
     r->shift = (ptrdiff_t)(src - dst) * g->stride[d];
@@ -69,13 +76,24 @@ void boundary_fill(const efsi_layer_ops *ops, const efsi_grid *g, double *const 
   for (int d = 1; d < 3; d++) {
     if (!at_wall(g, d, 0) && !at_wall(g, d, 1)) continue;
     if (velocity)
-      /* Both wall faces first: with one rank along d the low side's last layer reads the
-       * high wall face (f(-w) = -f(n) when n = w). */
+      /* Both wall faces first.  A block of n <= w cells along d reads a face when it
+       * mirrors (the low side's last layer is f(-w) = -f(n) when n = w): its faces are zeroed
+       * before the layers; otherwise no layer reads them, and they go in the batch as layers
+       * set to 0 (sign 0). */
       for (int side = 0; side < 2; side++)
         if (at_wall(g, d, side)) {
           int lo[3], hi[3];
           layer_range(g, d, side ? g->n[d] : 0, width, lo, hi);
-          ops->zero(g, velocity[d], lo, hi);
+          if (g->n[d] <= width) {
+            ops->zero(g, velocity[d], lo, hi);
+            continue;
+          }
+          efsi_reflection *face = next_layer(&b);
+          *face = (efsi_reflection){.f = velocity[d], .shift = 0, .sign = 0.0, .offset = 0.0};
+          for (int e = 0; e < 3; e++) {
+            face->lo[e] = lo[e];
+            face->hi[e] = hi[e];
+          }
         }
     for (int side = 0; side < 2; side++) {
       if (!at_wall(g, d, side)) continue;

@@ -46,7 +46,10 @@ static void reflect(const efsi_grid *g, const efsi_reflection *layers, int n)
     FOR_BOX_ROWS(1, r->lo, r->hi, m, k, j) {
       double *restrict row = r->f + grid_index(g, r->lo[0], j, k);
       const double *restrict from = row + r->shift;
-      for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
+      if (sign != 0.0)
+        for (int i = 0; i < ni; i++) row[i] = offset + sign * from[i];
+      else
+        for (int i = 0; i < ni; i++) row[i] = offset;
     }
   }
 }

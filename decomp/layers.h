@@ -19,13 +19,18 @@
 typedef struct { unsigned char bytes[64]; } efsi_peer_handle;
 
 /* One wall layer: f(p) = offset + sign f(p + shift) over the box lo <= p < hi, filled from
- * its mirror image inside the block. */
+ * its mirror image inside the block; sign 0: f(p) = offset, nothing read (a wall face). */
 typedef struct {
   double *f;
   int lo[3], hi[3];
   ptrdiff_t shift;
   double sign, offset;
 } efsi_reflection;
+
+/* The most layers one reflect call fills in one launch: every layer of one wall direction
+ * of the largest exchange (3 velocity components, EFSI_MAX_MATERIALS volume fractions and B's
+ * six, EFSI_HALO layers a side, and the two wall faces) */
+enum { EFSI_REFLECT_BATCH = 128 };
 
 /* One message of an NCCL exchange: count doubles sent from or received into buf (device
  * memory), to or from rank peer of the communicator. */
@@ -48,7 +53,8 @@ typedef struct efsi_layer_ops {
   void (*copy)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
                const int hi[3], ptrdiff_t shift);
   /* n wall layers, as if one after the other; no layer's source may lie in another's box
-   * (decomp/boundary.c sees to it), so that the GPU fills them all in one launch */
+   * (decomp/boundary.c sees to it), so that the GPU fills them all in one launch (up to
+   * EFSI_REFLECT_BATCH layers) */
   void (*reflect)(const efsi_grid *g, const efsi_reflection *layers, int n);
   /* f = 0 over the box */
   void (*zero)(const efsi_grid *g, double *f, const int lo[3], const int hi[3]);

@@ -69,16 +69,16 @@ __global__ void copy_kernel(field_list fl, int ni, int nj, int nk, ptrdiff_t ori
   if (layer_point(fl, ni, nj, nk, origin, s1, s2, &at, &b)) *at = at[shift];
 }
 
-/* Up to REFLECT_BATCH wall layers, one per blockIdx.y; the threads of x run over the points
- * of a layer's box, i fastest. */
-enum { REFLECT_BATCH = 32 };
+/* Up to EFSI_REFLECT_BATCH wall layers, one per blockIdx.y; the threads of x run over the
+ * points of a layer's box, i fastest.  The batch travels as the kernel's parameters (7 KB:
+ * past the classic 4 KB, which CUDA 12.1 and later take on Volta and newer GPUs). */
 struct reflect_layer {
   double *f;
   ptrdiff_t origin, shift;
   double sign, offset;
   int ni, nj, points;
 };
-struct reflect_batch { reflect_layer l[REFLECT_BATCH]; };
+struct reflect_batch { reflect_layer l[EFSI_REFLECT_BATCH]; };
 
 __global__ void reflect_kernel(reflect_batch b, ptrdiff_t s1, ptrdiff_t s2)
 {
@@ -87,7 +87,7 @@ __global__ void reflect_kernel(reflect_batch b, ptrdiff_t s1, ptrdiff_t s2)
   if (p >= r.points) return;
   const int i = p % r.ni, j = p / r.ni % r.nj, k = p / r.ni / r.nj;
   double *at = r.f + r.origin + s1 * j + s2 * k + i;
-  *at = r.offset + r.sign * at[r.shift];
+  *at = r.sign != 0.0 ? r.offset + r.sign * at[r.shift] : r.offset;
 }
 
 __global__ void zero_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
@@ -136,12 +136,12 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
   CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), copied, 0));
 }
 
-/* Every layer of the call in one launch (per REFLECT_BATCH): the caller guarantees that no
- * layer reads another's box, so the order the CPU fills them in does not matter. */
+/* Every layer of the call in one launch (per EFSI_REFLECT_BATCH): the caller guarantees that
+ * no layer reads another's box, so the order the CPU fills them in does not matter. */
 static void reflect(const efsi_grid *g, const efsi_reflection *layers, int n)
 {
-  for (int first = 0; first < n; first += REFLECT_BATCH) {
-    const int count = n - first < REFLECT_BATCH ? n - first : REFLECT_BATCH;
+  for (int first = 0; first < n; first += EFSI_REFLECT_BATCH) {
+    const int count = n - first < EFSI_REFLECT_BATCH ? n - first : EFSI_REFLECT_BATCH;
     reflect_batch b;
     int most = 0;
     for (int l = 0; l < count; l++) {
