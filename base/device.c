@@ -98,4 +98,5 @@ void device_clock_start(int k) { (void)k; no_device("device_clock_start"); }
 void device_clock_stop(int k) { (void)k; no_device("device_clock_stop"); }
 void device_clock_read(double *seconds, int n) { (void)seconds, (void)n; }
 int device_mpi_aware(void) { return 0; }
+long device_launches(void) { return 0; }
 #endif

@@ -72,6 +72,10 @@ void device_clock_start(int k);
 void device_clock_stop(int k);
 void device_clock_read(double *seconds, int n);
 
+/* Kernels this process has launched on its GPU so far (0 without one): the report's
+ * launches a step, what bounds the step of a small grid (docs/performance-gpu.md). */
+long device_launches(void);
+
 /* Whether the MPI library takes device pointers (CUDA-aware), asked at run time: 1 yes, 0
  * no (or a build without the GPU backend), -1 where the library cannot be asked. */
 int device_mpi_aware(void);

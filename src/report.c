@@ -10,6 +10,7 @@
 #include <omp.h>
 #endif
 
+#include "base/device.h"
 #include "decomp/reduce.h"
 
 void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_grid *g,
@@ -45,6 +46,10 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   printf("  %.4g s per step (output excluded), %.4g M cell-updates/s, %.4g GFLOP/s", per_step,
          mcups, gflops);
   if (c->peak_gflops > 0) printf(" (%.3g %% of %.4g GFLOP/s peak)", 100 * gflops / c->peak_gflops, c->peak_gflops);
+  /* rank 0's: every rank launches the same kernels, but for its faces */
+  const double launches = t->device && steps > 0 ? (double)(device_launches() - t->launches) / steps
+                                                 : 0.0;
+  if (t->device) printf("\n  %.1f GPU kernel launches a step (output's included)", launches);
   printf("\n  %-14s %10s %7s %11s %9s %8s %8s\n", "kernel", "seconds", "share", "flop/cell",
          "GFLOP/s", "B/cell", "GB/s");
   for (int k = 0; k < TIMER_COUNT; k++) {
@@ -68,6 +73,7 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   fprintf(f, "  \"seconds\": %.6g,\n  \"seconds_output\": %.6g,\n  \"seconds_per_step\": %.6g,\n",
           total, slowest[TIMER_IO], per_step);
   fprintf(f, "  \"mcell_updates_per_second\": %.6g,\n  \"gflops\": %.6g,\n", mcups, gflops);
+  if (t->device) fprintf(f, "  \"gpu_launches_per_step\": %.6g,\n", launches);
   if (c->peak_gflops > 0) fprintf(f, "  \"peak_gflops\": %.6g,\n  \"percent_of_peak\": %.6g,\n",
                                   c->peak_gflops, 100 * gflops / c->peak_gflops);
   fprintf(f, "  \"kernels\": {\n");

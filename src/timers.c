@@ -30,6 +30,7 @@ void timers_zero_clocks(efsi_timers *t)
   memset(t->calls, 0, sizeof t->calls);
   memset(t->flops, 0, sizeof t->flops);
   memset(t->values, 0, sizeof t->values);
+  t->launches = device_launches();
   t->steps = 0;
 }
 

@@ -35,6 +35,7 @@ typedef struct {
   int running;                   /* the family whose clock runs, -1: none */
   int device;                    /* a GPU run: the clocks are events on its compute stream
                                     (base/device.h), read by timers_collect */
+  long launches;                 /* the GPU's kernel launches when the clocks were zeroed */
 } efsi_timers;
 
 /* Zero everything for a case with nmat materials on a block of `cells` owned cells. */

@@ -20,9 +20,14 @@ void cuda_failed(cudaError_t e, const char *call, const char *file, int line)
              call, cudaGetErrorString(e), last_kernel);
 }
 
+static long launches;
+
+long device_launches(void) { return launches; }
+
 void cuda_launched(const char *name)
 {
   last_kernel = name;
+  launches++;
   const cudaError_t e = cudaGetLastError();
   if (e != cudaSuccess)
     efsi_abort(EFSI_EXIT_RUNTIME, "kernel %s failed to launch: %s", name, cudaGetErrorString(e));
