@@ -79,6 +79,10 @@ struct reflect_layer {
   int ni, nj, points;
 };
 struct reflect_batch { reflect_layer l[EFSI_REFLECT_BATCH]; };
+#if CUDART_VERSION < 12010
+#error "efsi's GPU backend needs CUDA 12.1 or later: the wall layers' batch is a kernel parameter past 4 KB"
+#endif
+static_assert(sizeof(reflect_batch) <= 32764, "a kernel's parameters hold at most 32764 bytes");
 
 __global__ void reflect_kernel(reflect_batch b, ptrdiff_t s1, ptrdiff_t s2)
 {
