@@ -343,13 +343,13 @@ static void run_layers(bench *b, const efsi_layer_ops *ops, int gpu, double *buf
    * (the call's contract) */
   const int layer_lo[3] = {-3, -3, 2}, layer_hi[3] = {g->n[0] + 3, g->n[1] + 3, 3};
   const int n1 = g->n[1];
-  const efsi_reflection layers[3] = {
+  const efsi_reflection layers[] = {
     {a[8], {-3, -3, 2}, {g->n[0] + 3, g->n[1] + 3, 3}, -2 * g->stride[2], -1.0, 0.25},
     {a[8], {-3, n1 + 1, 4}, {g->n[0] + 3, n1 + 2, g->n[2] + 3}, -3 * g->stride[1], 1.0, 0.0},
     {a[7], {-2, -1, 0}, {g->n[0] + 2, 0, g->n[2]}, 2 * g->stride[1], -1.0, -0.5},
     {a[9], {-3, -3, 0}, {g->n[0] + 3, g->n[1] + 3, 1}, 0, 0.0, 0.75},
   };
-  ops->reflect(g, layers, 4);
+  ops->reflect(g, layers, (int)(sizeof layers / sizeof layers[0]));
   ops->zero(g, a[9], layer_lo, layer_hi);
 }
 
