@@ -205,7 +205,8 @@ static void drive(efsi_solver *sv, efsi_state *s, const double sums[SUM_COUNT])
 
 /* ACM: (a, b) from the sums; dp = -(b p^N + a D*)/dt and p^{N+1} = p^N + dp - <p^{N+1}> on
  * the owned cells and one halo layer (p^N's and D*'s are valid), so the correction needs
- * no exchange.  The step's figures go to sv->info. */
+ * no exchange, and v^{N+1} = v* - (dt/rho) grad dp, in one pass (pressure_correct: p^{N+1}
+ * into work[1], which then becomes the state's p).  The step's figures go to sv->info. */
 static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_COUNT])
 {
   const efsi_grid *g = &s->grid;
@@ -231,11 +232,17 @@ static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_C
   const double noise = 1e-14 * (sums[SUM_ABS_P] + (b * sums[SUM_ABS_P] + a * sums[SUM_ABS_D]) / dt)
                      / cells;
   info->mean_p = fabs(mean_p) > noise ? mean_p : 0.0;
-  RUN(sv, pressure_advance, g, 1, a / dt, b / dt, info->mean_p, s->p, sv->div, sv->dp);
+  const double rho = sv->cs->config->density;
+  RUN(sv, pressure_correct, g, a / dt, b / dt, info->mean_p, -dt / rho, s->p, sv->div,
+      sv->work[1], s->u, s->v, s->w);
+  double *const old = s->p;
+  s->p = sv->work[1];
+  sv->work[1] = old;
+  solver_projection_arrays(sv);
 }
 
 /* SMAC: lap dp = D* / dt exactly (the backend's Poisson solver; D* becomes the right-hand
- * side in place), dp's halo, p^{N+1} = p^N + dp. */
+ * side in place), dp's halo, p^{N+1} = p^N + dp, v^{N+1} = v* - (dt/rho) grad dp. */
 static void pressure_smac(efsi_solver *sv, efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
@@ -244,6 +251,7 @@ static void pressure_smac(efsi_solver *sv, efsi_state *s)
   sv->backend->poisson->solve(sv->poisson, sv->div, sv->dp);
   exchange_scalars(sv, g, &sv->dp, 1, 1);
   RUN(sv, pressure_update, g, 1, 0.0, sv->dp, s->p);
+  RUN(sv, gradient_add, g, -sv->dt / sv->cs->config->density, sv->dp, s->u, s->v, s->w);
 }
 
 int solver_step(efsi_solver *sv, efsi_state *s)
@@ -264,10 +272,9 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   const double cells = (double)s->grid.global_n[0] * s->grid.global_n[1] * s->grid.global_n[2];
   sv->info.div2_before = sums[SUM_D2] / cells;
   drive(sv, s, sums);
-  /* dp and p^{N+1}, then v^{N+1} = v* - (dt/rho) grad dp */
+  /* dp, p^{N+1} and v^{N+1} = v* - (dt/rho) grad dp */
   if (sv->cs->smac) pressure_smac(sv, s);
   else pressure_acm(sv, s, sums);
-  RUN(sv, gradient_add, &s->grid, -sv->dt / c->density, sv->dp, s->u, s->v, s->w);
   timers_pause(&sv->timers);
   timers_step(&sv->timers);
   s->time += sv->dt;

@@ -81,10 +81,10 @@ enum {
     (const efsi_grid *g, double scale, const double *p, double *u, double *v, double *w))    \
   X(velocity_shift, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                 \
     (const efsi_grid *g, int c, double shift, double *f))                                    \
-  X(pressure_advance, KERNEL_FAMILY_PROJECTION,                                              \
-    PRESSURE_INCREMENT_FLOPS + PRESSURE_UPDATE_FLOPS, 4, 0, void,                            \
-    (const efsi_grid *g, int width, double a_over_dt, double b_over_dt, double shift,        \
-     double *p, const double *div, double *dp))                                              \
+  X(pressure_correct, KERNEL_FAMILY_PROJECTION,                                              \
+    4 * PRESSURE_INCREMENT_FLOPS + PRESSURE_UPDATE_FLOPS + GRADIENT_FLOPS, 9, 0, void,       \
+    (const efsi_grid *g, double a_over_dt, double b_over_dt, double shift, double scale,     \
+     const double *p, const double *div, double *p_next, double *u, double *v, double *w))   \
   X(pressure_update, KERNEL_FAMILY_PROJECTION, PRESSURE_UPDATE_FLOPS, 3, 0, void,            \
     (const efsi_grid *g, int width, double shift, const double *dp, double *p))              \
   X(field_scale, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                    \

@@ -30,6 +30,8 @@
 #define KERNEL(name) name##_cuda
 #define FOR_BOX(g, lo, hi, p, ...) \
   for_box(g, lo, hi, __func__, [=] __device__(ptrdiff_t p) { __VA_ARGS__; })
+#define FOR_BOX_AT(g, lo, hi, p, i, j, k, ...) \
+  for_box_at(g, lo, hi, __func__, [=] __device__(ptrdiff_t p, int i, int j, int k) { __VA_ARGS__; })
 
 #else
 
@@ -43,8 +45,27 @@
            p++) {                                                                          \
         __VA_ARGS__;                                                                       \
       }
+#define FOR_BOX_AT(g, lo, hi, p, i, j, k, ...)                                             \
+  do {                                                                                     \
+    const ptrdiff_t o_ = grid_index(g, 0, 0, 0), s1_ = (g)->stride[1], s2_ = (g)->stride[2]; \
+    _Pragma("omp parallel for collapse(2) schedule(static)")                              \
+    for (int k = (lo)[2]; k < (hi)[2]; k++)                                                \
+      for (int j = (lo)[1]; j < (hi)[1]; j++)                                              \
+        _Pragma("omp simd")                                                                \
+        for (ptrdiff_t p = o_ + s1_ * j + s2_ * k + (lo)[0]; p < o_ + s1_ * j + s2_ * k + (hi)[0]; \
+             p++) {                                                                        \
+          const ptrdiff_t i = p - (o_ + s1_ * j + s2_ * k);                                \
+          __VA_ARGS__;                                                                     \
+        }                                                                                  \
+  } while (0)
 
 #endif
+
+/* FOR_BOX_AT(g, lo, hi, p, i, j, k, body) is FOR_BOX whose body also sees the point's
+ * local indices (int i, j, k), for a kernel whose work differs across its box (which
+ * velocity components a point updates).  A body that updates an array only at some points
+ * writes it as a select, a[p] = cond ? new : a[p], so that the CPU's loop vectorises
+ * without masked stores (the same bits: an unchanged point is written back as it was). */
 
 /* The box of owned cells widened by `width` layers on every side. */
 static inline void box_owned(const efsi_grid *g, int width, int lo[3], int hi[3])

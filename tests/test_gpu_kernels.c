@@ -133,7 +133,11 @@ CALL(b_advance)
 CALL(divergence) { FIELDS; k->divergence(g, 1.1, a[5], a[6], a[7], a[8]); }
 CALL(gradient_add) { FIELDS; k->gradient_add(g, -0.01, a[3], a[5], a[6], a[7]); }
 CALL(velocity_shift) { FIELDS; k->velocity_shift(g, 0, 0.02, a[5]); }
-CALL(pressure_advance) { FIELDS; k->pressure_advance(g, 1, 0.3, 0.2, 0.01, a[3], a[8], a[9]); }
+CALL(pressure_correct)
+{
+  FIELDS;
+  k->pressure_correct(g, 0.3, 0.2, 0.01, -0.01, a[3], a[8], a[9], a[5], a[6], a[7]);
+}
 CALL(pressure_update) { FIELDS; k->pressure_update(g, 1, 0.01, a[9], a[3]); }
 CALL(field_scale) { FIELDS; k->field_scale(g, 1.5, a[8]); }
 CALL(field_accumulate)

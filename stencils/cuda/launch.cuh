@@ -38,6 +38,17 @@ box_kernel_bounded(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
   if (box_point(ni, nj, origin, s1, s2, &p)) body(p);
 }
 
+/* The same, the body also given the point's local indices (FOR_BOX_AT, stencils/loop.h). */
+template <typename Body>
+__global__ void box_kernel_at(int ni, int nj, int lo0, int lo1, int lo2, ptrdiff_t origin,
+                              ptrdiff_t s1, ptrdiff_t s2, Body body)
+{
+  ptrdiff_t p;
+  if (box_point(ni, nj, origin, s1, s2, &p))
+    body(p, lo0 + (int)(blockIdx.x * blockDim.x + threadIdx.x),
+         lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y), lo2 + (int)blockIdx.z);
+}
+
 /* min_blocks 0: no floor (the compiler's choice of registers). */
 template <int min_blocks = 0, typename Body>
 void for_box(const efsi_grid *g, const int lo[3], const int hi[3], const char *name, Body body)
@@ -52,6 +63,18 @@ void for_box(const efsi_grid *g, const int lo[3], const int hi[3], const char *n
                                                                    g->stride[2], body);
   else
     box_kernel<<<blocks, threads, 0, stream>>>(ni, nj, origin, g->stride[1], g->stride[2], body);
+  cuda_launched(name);
+}
+
+template <typename Body>
+void for_box_at(const efsi_grid *g, const int lo[3], const int hi[3], const char *name, Body body)
+{
+  const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
+  if (ni <= 0 || nj <= 0 || nk <= 0) return;
+  box_kernel_at<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                  cuda_compute_stream()>>>(ni, nj, lo[0], lo[1], lo[2],
+                                           grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                           g->stride[2], body);
   cuda_launched(name);
 }
 
