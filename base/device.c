@@ -99,4 +99,6 @@ void device_clock_stop(int k) { (void)k; no_device("device_clock_stop"); }
 void device_clock_read(double *seconds, int n) { (void)seconds, (void)n; }
 int device_mpi_aware(void) { return 0; }
 long device_launches(void) { return 0; }
+void device_fence(int f) { (void)f; }
+void device_fence_wait(int f) { (void)f; }
 #endif

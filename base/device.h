@@ -72,6 +72,14 @@ void device_clock_start(int k);
 void device_clock_stop(int k);
 void device_clock_read(double *seconds, int n);
 
+/* Fences in the compute stream's queue: device_fence(f) marks the work queued so far,
+ * device_fence_wait(f) returns once the stream has done it (at once when it has: the host
+ * waits for that work only, not for what was queued after the mark).  One mark a fence;
+ * the CPU build has nothing to wait for. */
+enum { DEVICE_FENCE_TRACERS, DEVICE_FENCES };
+void device_fence(int f);
+void device_fence_wait(int f);
+
 /* Kernels this process has launched on its GPU so far (0 without one): the report's
  * launches a step, what bounds the step of a small grid (docs/performance-gpu.md). */
 long device_launches(void);

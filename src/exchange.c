@@ -30,7 +30,8 @@ void exchange_state_finish(efsi_solver *sv, efsi_state *s)
   if (!halo_pending(sv->halo)) return;
   finish_state(sv, s);
   if (sv->tracers)
-    tracers_advance(sv->tracers, sv->k, &sv->scratch, &s->grid, s->u, s->v, s->w, sv->dt);
+    tracers_advance_start(sv->tracers, sv->k, &sv->scratch, &s->grid, s->u, s->v, s->w,
+                          sv->dt);
 }
 
 void exchange_state_around(efsi_solver *sv, efsi_state *s, efsi_box_work work)
@@ -105,6 +106,10 @@ void solver_fill_halos(efsi_solver *sv, efsi_state *s)
   exchange_scalars(sv, &s->grid, &s->p, 1, 1);
 }
 
-void solver_sync(efsi_solver *sv, efsi_state *s) { exchange_state_finish(sv, s); }
+void solver_sync(efsi_solver *sv, efsi_state *s)
+{
+  exchange_state_finish(sv, s);
+  if (sv->tracers) tracers_advance_finish(sv->tracers);
+}
 
 void solver_move_tracers(efsi_solver *sv, efsi_tracers *t) { sv->tracers = t; }

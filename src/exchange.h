@@ -10,8 +10,8 @@
 /* Start the exchange (width EFSI_HALO) of the state's velocity, volume fractions and B. */
 void exchange_state_start(efsi_solver *sv, efsi_state *s);
 /* Finish it for a state solver_step made: the wall layers at the state's time, then the
- * tracers move with its velocity (solver_move_tracers).  Nothing when no exchange is in
- * flight. */
+ * tracers' move with its velocity is started (solver_move_tracers; finished by the next
+ * step's reduction or by solver_sync).  Nothing when no exchange is in flight. */
 void exchange_state_finish(efsi_solver *sv, efsi_state *s);
 
 /* Work on the box lo <= (i, j, k) < hi of owned cells. */

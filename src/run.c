@@ -315,7 +315,7 @@ int run(const efsi_case *cs, efsi_decomp *d, const efsi_timestep *ts,
   efsi_state *const sp = state;
   if (b->gpu && d->size > 1) comm_print_paths(sv.halo, d, c);
 
-  efsi_tracers *tracers = tracers_create(d, &g);
+  efsi_tracers *tracers = tracers_create(d, &g, b->gpu);
   output_state o = {.c = c, .d = d, .sv = &sv, .s = sp, .host = &host, .tracers = tracers,
                     .bodies = cb->total > 0, .dir = dir,
                     .fields_step = -1, .restart_step = -1, .host_step = -1};

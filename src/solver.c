@@ -268,7 +268,10 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   /* D* = rho div v*, and the one global reduction */
   divergence_star(sv, s);
   double sums[SUM_COUNT];
-  if (global_sums(sv, s, sums)) return 1;
+  if (global_sums(sv, s, sums)) {
+    if (sv->tracers) tracers_advance_cancel(sv->tracers);   /* a run that blew up */
+    return 1;
+  }
   const double cells = (double)s->grid.global_n[0] * s->grid.global_n[1] * s->grid.global_n[2];
   sv->info.div2_before = sums[SUM_D2] / cells;
   drive(sv, s, sums);
@@ -281,6 +284,9 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   s->step++;
   /* the new state's exchange: left in flight for the next step's interior (overlap) */
   exchange_state_start(sv, s);
+  /* the tracers' move with v^N, queued when v^N's exchange ended: its velocities came
+   * before the reduction, and the host moves them while the GPU works on this step's end */
+  if (sv->tracers) tracers_advance_finish(sv->tracers);
   if (!c->overlap) exchange_state_finish(sv, s);
   return 0;
 }

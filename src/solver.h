@@ -102,13 +102,17 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
  * or restart). */
 void solver_fill_halos(efsi_solver *sv, efsi_state *s);
 
-/* Complete the exchange left in flight by the last step (nothing when there is none): call
- * it before reading any halo or writing the state.  Collective. */
+/* Complete the exchange left in flight by the last step and the tracers' move (nothing when
+ * there is none): call it before reading any halo, the tracers or writing the state.
+ * Collective. */
 void solver_sync(efsi_solver *sv, efsi_state *s);
 
 /* The tracers advance by dt with the velocity of every state solver_step makes, once its
  * halos are valid (inside the next step, in solver_sync, or at the end of the step without
- * overlap), before that velocity is replaced.  NULL: none. */
+ * overlap), before that velocity is replaced: the interpolation is queued then, and the
+ * move is finished at the end of the next step, after its reduction waited for the GPU
+ * (or in solver_sync), so that a GPU is not left idle while the host moves them.  NULL:
+ * none. */
 void solver_move_tracers(efsi_solver *sv, efsi_tracers *t);
 
 #endif

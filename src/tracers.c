@@ -8,19 +8,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/device.h"
 #include "base/errors.h"
 
 struct efsi_tracers {
   const efsi_decomp *d;
   efsi_grid g;
-  efsi_tracer *local;
+  efsi_tracer *local;        /* page-locked host memory when `pinned` (a GPU's kernels reach it) */
   long count, capacity;
+  int pinned;
+  int pending;               /* a move started (tracers_advance_start), not yet finished */
+  double dt;                 /* the time step of the pending move */
   efsi_tracer *send[2];      /* leaving through the low / high side of the current direction */
   long send_capacity[2];
   MPI_Datatype type;         /* one efsi_tracer as bytes (a homogeneous machine) */
 };
 
 static const char axis_name[3] = {'x', 'y', 'z'};
+
+/* Grow the local tracers to hold at least need, in page-locked memory for a GPU run. */
+static void reserve_local(efsi_tracers *t, long need)
+{
+  if (need <= t->capacity) return;
+  long grown = t->capacity > 0 ? t->capacity : 64;
+  while (grown < need) grown *= 2;
+  if (!t->pinned) {
+    t->local = efsi_realloc(t->local, (size_t)grown * sizeof *t->local, "tracers");
+  } else {
+    _Static_assert(sizeof(efsi_tracer) % sizeof(double) == 0, "a tracer is whole doubles");
+    efsi_tracer *to = (efsi_tracer *)device_alloc_pinned((size_t)grown * sizeof *to / sizeof(double));
+    if (t->count > 0) memcpy(to, t->local, (size_t)t->count * sizeof *to);
+    device_free_pinned((double *)t->local);
+    t->local = to;
+  }
+  t->capacity = grown;
+}
+
+/* Stops the run where the local tracers are read while a move is under way. */
+static void settled(const efsi_tracers *t, const char *who)
+{
+  if (t->pending)
+    efsi_abort(EFSI_EXIT_RUNTIME, "tracers: %s while a move is under way (tracers_advance_finish "
+               "first)", who);
+}
 
 /* Grow *buf to hold at least need tracers. */
 static void reserve(efsi_tracer **buf, long *capacity, long need)
@@ -51,7 +81,7 @@ int tracers_owns(const efsi_grid *g, const double x[3])
   return 1;
 }
 
-efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g)
+efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g, int pinned)
 {
   for (int e = 0; e < 3; e++)
     if (g->n[e] * d->dims[e] != g->global_n[e])
@@ -60,6 +90,7 @@ efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g)
   efsi_tracers *t = efsi_calloc(1, sizeof *t, "tracers");
   t->d = d;
   t->g = *g;
+  t->pinned = pinned;
   MPI_CHECK(MPI_Type_contiguous((int)sizeof(efsi_tracer), MPI_BYTE, &t->type));
   MPI_CHECK(MPI_Type_commit(&t->type));
   return t;
@@ -69,7 +100,8 @@ void tracers_free(efsi_tracers *t)
 {
   if (!t) return;
   MPI_CHECK(MPI_Type_free(&t->type));
-  free(t->local);
+  if (t->pinned) device_free_pinned((double *)t->local);
+  else free(t->local);
   free(t->send[0]);
   free(t->send[1]);
   free(t);
@@ -80,7 +112,8 @@ void tracers_add(efsi_tracers *t, long id, int kind, const double x[3])
   if (!tracers_owns(&t->g, x))
     efsi_abort(EFSI_EXIT_RUNTIME, "tracers: body %ld at (%g, %g, %g) added on rank %d, "
                "which does not own that point", id, x[0], x[1], x[2], t->d->rank);
-  reserve(&t->local, &t->capacity, t->count + 1);
+  settled(t, "tracers_add");
+  reserve_local(t, t->count + 1);
   efsi_tracer *p = &t->local[t->count++];
   memset(p, 0, sizeof *p);             /* padding too: gathered arrays compare bitwise */
   p->id = id;
@@ -90,12 +123,18 @@ void tracers_add(efsi_tracers *t, long id, int kind, const double x[3])
 
 long tracers_local_count(const efsi_tracers *t) { return t->count; }
 
-const efsi_tracer *tracers_local(const efsi_tracers *t) { return t->local; }
+const efsi_tracer *tracers_local(const efsi_tracers *t)
+{
+  settled(t, "tracers_local");
+  return t->local;
+}
 
 void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
                          const efsi_grid *g, const double *u, const double *v, const double *w)
 {
+  settled(t, "tracers_interpolate");
   k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
+  device_synchronize();
 }
 
 /* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
@@ -111,14 +150,42 @@ void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scrat
                      const efsi_grid *g, const double *u, const double *v, const double *w,
                      double dt)
 {
-  tracers_interpolate(t, k, scratch, g, u, v, w);
+  tracers_advance_start(t, k, scratch, g, u, v, w, dt);
+  tracers_advance_finish(t);
+}
+
+void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                           const efsi_grid *g, const double *u, const double *v,
+                           const double *w, double dt)
+{
+  settled(t, "tracers_advance_start");
+  k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
+  device_fence(DEVICE_FENCE_TRACERS);
+  t->dt = dt;
+  t->pending = 1;
+}
+
+void tracers_advance_finish(efsi_tracers *t)
+{
+  if (!t->pending) return;
+  device_fence_wait(DEVICE_FENCE_TRACERS);   /* a GPU's velocities are in t->local */
+  t->pending = 0;
   efsi_tracer *p = t->local;
   const int *periodic = t->d->periodic;
-#pragma omp parallel for schedule(static)
+  const double dt = t->dt, *length = t->g.length;
+  /* threads only for many tracers: the host's time here is the step's, on a small grid */
+#pragma omp parallel for schedule(static) if (t->count > 4096)
   for (long n = 0; n < t->count; n++)
     for (int d = 0; d < 3; d++)
-      p[n].x[d] = into_domain(p[n].x[d] + dt * p[n].v[d], g->length[d], periodic[d]);
+      p[n].x[d] = into_domain(p[n].x[d] + dt * p[n].v[d], length[d], periodic[d]);
   tracers_migrate(t);
+}
+
+void tracers_advance_cancel(efsi_tracers *t)
+{
+  if (!t->pending) return;
+  device_fence_wait(DEVICE_FENCE_TRACERS);
+  t->pending = 0;
 }
 
 /* Which way the tracer goes along d: 0 stays, -1 to the low neighbour, +1 to the high one;
@@ -175,7 +242,7 @@ static void migrate_direction(efsi_tracers *t, int d)
   MPI_CHECK(MPI_Isend(&leaving[0], 1, MPI_LONG, low, 1, dc->comm, &req[3]));
   MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
 
-  reserve(&t->local, &t->capacity, t->count + arriving[0] + arriving[1]);
+  reserve_local(t, t->count + arriving[0] + arriving[1]);
   efsi_tracer *from_low = t->local + t->count, *from_high = from_low + arriving[0];
   MPI_CHECK(MPI_Irecv(from_low, message_count(arriving[0]), t->type, low, 0, dc->comm,
                       &req[0]));
@@ -228,6 +295,7 @@ static void layout(const long *count, int size, int *counts, int *displs)
 
 void tracers_gather(const efsi_tracers *t, long *n, efsi_tracer **all)
 {
+  settled(t, "tracers_gather");
   const efsi_decomp *dc = t->d;
   const int root = dc->rank == 0;
   long *count = root ? efsi_malloc((size_t)dc->size * sizeof *count, "tracer counts") : NULL;
@@ -280,8 +348,9 @@ void tracers_scatter(efsi_tracers *t, long n, const efsi_tracer *all)
   }
   long mine = 0;
   MPI_CHECK(MPI_Scatter(count, 1, MPI_LONG, &mine, 1, MPI_LONG, 0, dc->comm));
+  settled(t, "tracers_scatter");
   t->count = 0;
-  reserve(&t->local, &t->capacity, mine);
+  reserve_local(t, mine);
   MPI_CHECK(MPI_Scatterv(sorted, counts, displs, t->type, t->local, message_count(mine),
                          t->type, 0, dc->comm));
   t->count = mine;

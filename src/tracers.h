@@ -14,8 +14,10 @@
 typedef struct efsi_tracers efsi_tracers;   /* the local tracers and migration buffers */
 
 /* An empty set on decomposition d (kept by pointer: d must outlive the set) with this
- * rank's block g (copied).  The blocks must be equal (decomp_create makes them so). */
-efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g);
+ * rank's block g (copied).  The blocks must be equal (decomp_create makes them so).
+ * pinned = 1 for a GPU run: the tracers live in page-locked memory, which the GPU's
+ * velocity_at_tracers reads and writes in place (stencils/interpolate.h). */
+efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g, int pinned);
 void tracers_free(efsi_tracers *t);
 
 /* Ownership: cell c_d = floor(x_d / h_d), clamped to 0..N_d-1, lies in the block
@@ -31,7 +33,8 @@ void tracers_add(efsi_tracers *t, long id, int kind, const double x[3]);
 long tracers_local_count(const efsi_tracers *t);
 
 /* The local tracers, in no particular order; valid until the next add, advance, migrate or
- * scatter. */
+ * scatter.  Reading the tracers (this, interpolate, gather, scatter, add) while a move is
+ * under way (between tracers_advance_start and tracers_advance_finish) stops the run. */
 const efsi_tracer *tracers_local(const efsi_tracers *t);
 
 /* Local: v <- the velocity (u, v, w) at each tracer's x.  Reads the owned faces and one
@@ -48,6 +51,18 @@ void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *s
 void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
                      const efsi_grid *g, const double *u, const double *v, const double *w,
                      double dt);
+
+/* tracers_advance in two halves, so that a GPU run never waits for the tracers: _start
+ * queues the interpolation (local; on a GPU a kernel on the compute stream, no wait), and
+ * the collective _finish, called once the GPU has long done it (the step's reduction waited
+ * for it; an output), waits for that kernel only and moves and migrates the tracers -- the
+ * same arithmetic, so the same positions as tracers_advance.  _finish without a move under way
+ * does nothing; _cancel drops a move under way (a run that blew up). */
+void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
+                           const efsi_grid *g, const double *u, const double *v,
+                           const double *w, double dt);
+void tracers_advance_finish(efsi_tracers *t);
+void tracers_advance_cancel(efsi_tracers *t);
 
 /* Collective: send each tracer that left the block to its owner, direction by direction
  * (x, then y, then z), so one that crossed an edge or a corner arrives in three hops.  A

@@ -43,8 +43,12 @@ EFSI_POINT double interpolate_component(const efsi_grid *g, const double *f, int
   return sum;
 }
 
-/* velocity_at_tracers (stencils/kernel_list.h): t[n].v = the velocity (u, v, w) at t[n].x for n < count.  Reads the owned faces and one
- * halo layer (-1 and n), so the velocity halo of width 1 must be valid (at walls filled by
- * the wall layers, whose reflection makes the interpolation give the wall velocity). */
+/* velocity_at_tracers (stencils/kernel_list.h): t[n].v = the velocity (u, v, w) at t[n].x for
+ * n < count.  Reads the owned faces and one halo layer (-1 and n), so the velocity halo of
+ * width 1 must be valid (at walls filled by the wall layers, whose reflection makes the
+ * interpolation give the wall velocity).  t is host memory that the backend's kernels
+ * reach: on a GPU page-locked (device_alloc_pinned), which its kernel reads and writes in
+ * place, queued on the compute stream: the velocities are there once the stream has passed
+ * the call (device_synchronize); on the CPU when the call returns. */
 
 #endif

@@ -116,7 +116,7 @@ enum {
    * faces along centre_dir (a velocity at the cell centre) */                               \
   X(field_accumulate, KERNEL_FAMILY_DIAGNOSTICS, 2, 3, 0, void,                              \
     (const efsi_grid *g, int centre_dir, const double *f, double *sum))                      \
-  /* the velocity at each of n tracers (t[].x in, t[].v out; t in host memory) */            \
+  /* the velocity at each of n tracers (t[].x in, t[].v out; interpolate.h) */               \
   X(velocity_at_tracers, KERNEL_FAMILY_DIAGNOSTICS, 0, 0, 0, void,                           \
     (const efsi_grid *g, const double *u, const double *v, const double *w, efsi_tracer *t,  \
      long n, efsi_scratch *scratch))

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
   efsi_grid g;
   decomp_grid(&d, c.cells, c.length, &g);
   double *phi = field_alloc(&g);
-  efsi_tracers *t = tracers_create(&d, &g);
+  efsi_tracers *t = tracers_create(&d, &g, 0);
   /* body (a, b, e) fills cells 3a+1, 3a+2 (and so on): its centre at 3a + 2 (h = 1) */
   for (long a = 0; a < side; a++)
     for (long b = 0; b < side; b++)

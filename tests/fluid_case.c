@@ -39,7 +39,7 @@ void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
   solver_create(&fc->solver, &fc->cs, &fc->decomp, &fc->grid, fc->ts.dt, &fc->backend);
   if (case_bodies(&fc->cs, &fc->bodies, err, sizeof err))
     efsi_abort(EFSI_EXIT_INPUT, "test case: %s", err);
-  fc->tracers = tracers_create(&fc->decomp, &fc->grid);
+  fc->tracers = tracers_create(&fc->decomp, &fc->grid, fc->backend.gpu);
   init_flow(&fc->cfg, &fc->state);
   if (fc->state.nmat > 0
       && init_solid(&fc->cs, &fc->bodies, &fc->decomp, &fc->state, fc->tracers, err,

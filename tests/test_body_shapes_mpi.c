@@ -125,7 +125,7 @@ static efsi_body_record *records_on(const efsi_decomp *d, const efsi_grid *g,
 {
   double *phi[MATERIALS];
   draw(g, b, phi);
-  efsi_tracers *t = tracers_create(d, g);
+  efsi_tracers *t = tracers_create(d, g, 0);
   for (int k = 0; k < BODIES; k++)
     if (tracers_owns(g, b[k].center)) tracers_add(t, b[k].id, b[k].kind, b[k].center);
   efsi_body_shapes *s = body_shapes_create(&cs, d, g, BODIES);

@@ -178,15 +178,19 @@ CALL(lumen_sums)
 CALL(velocity_at_tracers)
 {
   FIELDS;
-  /* the same five tracers on both sides; their velocities are the results */
-  efsi_tracer t[5];
-  memset(t, 0, sizeof t);
+  /* the same five tracers on both sides, in page-locked memory on the GPU's (its kernel
+   * works on them in place); their velocities are the results */
+  efsi_tracer local[5], *t = local;
+  if (gpu) t = (efsi_tracer *)device_alloc_pinned(sizeof local / (sizeof(double)));
+  memset(t, 0, sizeof local);
   unsigned state = 99u;
   for (int n = 0; n < 5; n++)
     for (int c = 0; c < 3; c++) t[n].x[c] = length[c] * uniform(&state);
   k->velocity_at_tracers(g, a[0], a[1], a[2], t, 5, scratch);
+  device_synchronize();
   for (int n = 0; n < 5; n++)
     for (int c = 0; c < 3; c++) out[3 * n + c] = t[n].v[c];
+  if (gpu) device_free_pinned((double *)t);
 }
 
 #define CALL_ENTRY(name, ...) [KERNEL_ID_##name] = call_##name,

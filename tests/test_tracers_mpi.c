@@ -130,7 +130,7 @@ static void uniform_flow(const int ranks[3], efsi_tracer **reference)
   for (int c = 0; c < 3; c++) velocity[c] = alloc_fill(&g, U[c]);
   double x0[M][3];
   start_points(x0);
-  efsi_tracers *t = tracers_create(&d, &g);
+  efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x0);
 
   long moved = 0;                    /* arrivals: a tracer held now and not a step ago */
@@ -240,7 +240,7 @@ static void linear_field(const int ranks[3])
   fill_linear(&g, velocity);
   double x[M][3];
   start_points(x);
-  efsi_tracers *t = tracers_create(&d, &g);
+  efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x);
   tracers_interpolate(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2]);
   double worst = 0.0;
@@ -298,7 +298,7 @@ static void couette(const int ranks[3], efsi_tracer **reference)
   start_points(x0);
   for (int m = 4; m < 12; m++)          /* on and near both walls */
     x0[m][1] = m < 8 ? (m - 4) * 0.1 * g.h[1] : length[1] - (m - 8) * 0.1 * g.h[1];
-  efsi_tracers *t = tracers_create(&d, &g);
+  efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x0);
   for (int s = 0; s < steps; s++)
     tracers_advance(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2], dt);
@@ -361,7 +361,7 @@ START_TEST(gather_scatter_round_trip)
   fill_linear(&g, velocity);
   double x0[M][3];
   start_points(x0);
-  efsi_tracers *t = tracers_create(&d, &g);
+  efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x0);
   for (int s = 0; s < 5; s++) tracers_advance(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2], 0.01);
   long n_first;
@@ -373,7 +373,7 @@ START_TEST(gather_scatter_round_trip)
 
   for (int k = ngrids > 1 ? 1 : 0; k < ngrids; k++) {
     setup(grids[k], periodic, &d, &g);
-    t = tracers_create(&d, &g);
+    t = tracers_create(&d, &g, 0);
     tracers_scatter(t, n_first, first);
     ck_assert_int_eq(tracers_total(t), M);
     const efsi_tracer *p = tracers_local(t);

@@ -21,6 +21,18 @@ void cuda_failed(cudaError_t e, const char *call, const char *file, int line)
 }
 
 static long launches;
+static cudaEvent_t fences[DEVICE_FENCES];
+
+void device_fence(int f)
+{
+  if (!fences[f]) CUDA_CHECK(cudaEventCreateWithFlags(&fences[f], cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventRecord(fences[f], compute_stream));
+}
+
+void device_fence_wait(int f)
+{
+  if (fences[f]) CUDA_CHECK(cudaEventSynchronize(fences[f]));
+}
 
 long device_launches(void) { return launches; }
 

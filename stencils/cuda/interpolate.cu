@@ -1,6 +1,7 @@
 /* The velocity at the tracers on the GPU (formula in stencils/interpolate.h; mirrors
- * interpolate.c): the tracers live on the host, few per rank; they travel to the device and
- * back with their velocities. */
+ * interpolate.c): the tracers live in page-locked host memory, few per rank; the kernel
+ * reads their positions and writes their velocities there through the host's own pointer
+ * (unified addressing), with no copy and no wait: the caller waits when it needs them. */
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
@@ -21,14 +22,9 @@ void velocity_at_tracers_cuda(const efsi_grid *g, const double *u, const double 
                               const double *w, efsi_tracer *t, long count,
                               efsi_scratch *scratch)
 {
+  (void)scratch;
   if (count == 0) return;
-  efsi_tracer *device = (efsi_tracer *)scratch_work(scratch, (size_t)count * sizeof *device);
-  cudaStream_t stream = cuda_compute_stream();
-  const size_t bytes = (size_t)count * sizeof *t;
-  CUDA_CHECK(cudaMemcpyAsync(device, t, bytes, cudaMemcpyHostToDevice, stream));
-  interpolate_kernel<<<(unsigned)((count + 127) / 128), 128, 0, stream>>>(*g, u, v, w, device,
-                                                                           count);
+  interpolate_kernel<<<(unsigned)((count + 127) / 128), 128, 0, cuda_compute_stream()>>>(
+      *g, u, v, w, t, count);
   cuda_launched("velocity_at_tracers");
-  CUDA_CHECK(cudaMemcpyAsync(t, device, bytes, cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaStreamSynchronize(stream));
 }
