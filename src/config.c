@@ -293,9 +293,10 @@ static void list_known(const char *section, char *out, size_t len)
   out[0] = '\0';
   for (int k = 0; k < config_key_count && used < len; k++) {
     const char *item = section ? config_keys[k].name : config_keys[k].section;
-    if (section ? strcmp(config_keys[k].section, section) != 0
-                : k > 0 && strcmp(config_keys[k - 1].section, item) == 0)
-      continue;
+    int named = 0;   /* a section's keys need not be neighbours in the table: name it once */
+    for (int m = 0; !section && m < k && !named; m++)
+      named = strcmp(config_keys[m].section, item) == 0;
+    if (section ? strcmp(config_keys[k].section, section) != 0 : named) continue;
     used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "", item);
   }
 }

@@ -316,6 +316,31 @@ START_TEST(bad_input_is_refused)
 }
 END_TEST
 
+/* An unknown section's message lists every section once. */
+START_TEST(unknown_section_lists_each_section_once)
+{
+  ck_assert(parse(MINIMAL "[gird]\ncells = 1 1 1\n", NULL, 0) != 0);
+  const char *list = strstr(err, "(sections: ");
+  ck_assert_msg(list != NULL, "message \"%s\"", err);
+  list += strlen("(sections: ");
+  char names[64][32];
+  int count = 0;
+  for (const char *at = list; *at && *at != ')' && count < 64;) {
+    size_t n = strcspn(at, ",)");
+    ck_assert(n > 0 && n < sizeof names[0]);
+    memcpy(names[count], at, n);
+    names[count][n] = '\0';
+    for (int m = 0; m < count; m++)
+      ck_assert_msg(strcmp(names[m], names[count]) != 0, "[%s] named twice in \"%s\"",
+                    names[count], err);
+    count++;
+    at += n;
+    if (*at == ',') at += 2;   /* ", " */
+  }
+  ck_assert_int_ge(count, 10);
+}
+END_TEST
+
 /* The output keys as read: a field list kept as written, the planes as numbers, the
  * compression's levels, a box of its corners and strides. */
 START_TEST(output_keys_as_read)
@@ -397,7 +422,7 @@ static Suite *config_suite(void)
   const TTest *tests[] = {documented_defaults, full_case, overrides_replace_values,
                           overlong_line_is_refused, ranks_against_grid_and_rank_count,
                           empty_override_removes_a_key, where_belongs_to_each_configuration,
-                          output_keys_as_read,
+                          output_keys_as_read, unknown_section_lists_each_section_once,
                           NULL};
   TCase *tc = test_case_add(s, "case file", 0, tests);
   tcase_add_loop_test(tc, bad_input_is_refused, 0, (int)(sizeof bad_cases / sizeof bad_cases[0]));
