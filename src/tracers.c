@@ -134,7 +134,7 @@ void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *s
 {
   settled(t, "tracers_interpolate");
   k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
-  device_synchronize();
+  if (t->pinned) device_synchronize();   /* a GPU's kernel (a CPU run has no device) */
 }
 
 /* Back into the domain along d: periodic wrap into [0, L), or reflection off the wall. */
@@ -160,7 +160,7 @@ void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch 
 {
   settled(t, "tracers_advance_start");
   k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
-  device_fence(DEVICE_FENCE_TRACERS);
+  if (t->pinned) device_fence(DEVICE_FENCE_TRACERS);
   t->dt = dt;
   t->pending = 1;
 }
@@ -168,7 +168,7 @@ void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch 
 void tracers_advance_finish(efsi_tracers *t)
 {
   if (!t->pending) return;
-  device_fence_wait(DEVICE_FENCE_TRACERS);   /* a GPU's velocities are in t->local */
+  if (t->pinned) device_fence_wait(DEVICE_FENCE_TRACERS);   /* a GPU's velocities are in t->local */
   t->pending = 0;
   efsi_tracer *p = t->local;
   const int *periodic = t->d->periodic;
@@ -184,7 +184,7 @@ void tracers_advance_finish(efsi_tracers *t)
 void tracers_advance_cancel(efsi_tracers *t)
 {
   if (!t->pending) return;
-  device_fence_wait(DEVICE_FENCE_TRACERS);
+  if (t->pinned) device_fence_wait(DEVICE_FENCE_TRACERS);
   t->pending = 0;
 }
 

@@ -16,7 +16,9 @@ typedef struct efsi_tracers efsi_tracers;   /* the local tracers and migration b
 /* An empty set on decomposition d (kept by pointer: d must outlive the set) with this
  * rank's block g (copied).  The blocks must be equal (decomp_create makes them so).
  * pinned = 1 for a GPU run: the tracers live in page-locked memory, which the GPU's
- * velocity_at_tracers reads and writes in place (stencils/interpolate.h). */
+ * velocity_at_tracers reads and writes in place (stencils/interpolate.h), and the set
+ * waits for that kernel; 0 for a CPU run (which then touches no device, also in a build
+ * with the GPU backend on a machine without a GPU). */
 efsi_tracers *tracers_create(const efsi_decomp *d, const efsi_grid *g, int pinned);
 void tracers_free(efsi_tracers *t);
 
