@@ -24,7 +24,12 @@ static int replay_folder(const char *dir)
   for (struct dirent *e = readdir(listing); e; e = readdir(listing)) {
     if (e->d_name[0] == '.') continue;
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    const int length = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    if (length < 0 || (size_t)length >= sizeof path) {
+      fprintf(stderr, "replay: %s/%s: path longer than %zu bytes, skipped\n", dir, e->d_name,
+              sizeof path - 1);
+      continue;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) continue;
     fseek(f, 0, SEEK_END);
