@@ -82,18 +82,16 @@ void boundary_fill(const efsi_layer_ops *ops, const efsi_grid *g, double *const 
        * set to 0 (sign 0). */
       for (int side = 0; side < 2; side++)
         if (at_wall(g, d, side)) {
-          int lo[3], hi[3];
-          layer_range(g, d, side ? g->n[d] : 0, width, lo, hi);
+          const int at = side ? g->n[d] : 0;
           if (g->n[d] <= width) {
+            int lo[3], hi[3];
+            layer_range(g, d, at, width, lo, hi);
             ops->zero(g, velocity[d], lo, hi);
             continue;
           }
           efsi_reflection *face = next_layer(&b);
           *face = (efsi_reflection){.f = velocity[d], .shift = 0, .sign = 0.0, .offset = 0.0};
-          for (int e = 0; e < 3; e++) {
-            face->lo[e] = lo[e];
-            face->hi[e] = hi[e];
-          }
+          layer_range(g, d, at, width, face->lo, face->hi);
         }
     for (int side = 0; side < 2; side++) {
       if (!at_wall(g, d, side)) continue;

@@ -30,8 +30,7 @@ void exchange_state_finish(efsi_solver *sv, efsi_state *s)
   if (!halo_pending(sv->halo)) return;
   finish_state(sv, s);
   if (sv->tracers)
-    tracers_advance_start(sv->tracers, sv->k, &sv->scratch, &s->grid, s->u, s->v, s->w,
-                          sv->dt);
+    tracers_advance_start(sv->tracers, sv->k, &s->grid, s->u, s->v, s->w, sv->dt);
 }
 
 void exchange_state_around(efsi_solver *sv, efsi_state *s, efsi_box_work work)

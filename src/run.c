@@ -184,7 +184,7 @@ static void write_bodies(output_state *o)
 {
   const efsi_grid *g = &o->s->grid;
   timer_start(&o->sv->timers, TIMER_IO);
-  tracers_interpolate(o->tracers, o->sv->k, &o->sv->scratch, g, o->s->u, o->s->v, o->s->w);
+  tracers_interpolate(o->tracers, o->sv->k, g, o->s->u, o->s->v, o->s->w);
   if (o->bodies_csv) {
     long n = 0;
     efsi_tracer *all = NULL;

@@ -26,24 +26,6 @@ struct efsi_tracers {
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
-/* Grow the local tracers to hold at least need, in page-locked memory for a GPU run. */
-static void reserve_local(efsi_tracers *t, long need)
-{
-  if (need <= t->capacity) return;
-  long grown = t->capacity > 0 ? t->capacity : 64;
-  while (grown < need) grown *= 2;
-  if (!t->pinned) {
-    t->local = efsi_realloc(t->local, (size_t)grown * sizeof *t->local, "tracers");
-  } else {
-    _Static_assert(sizeof(efsi_tracer) % sizeof(double) == 0, "a tracer is whole doubles");
-    efsi_tracer *to = (efsi_tracer *)device_alloc_pinned((size_t)grown * sizeof *to / sizeof(double));
-    if (t->count > 0) memcpy(to, t->local, (size_t)t->count * sizeof *to);
-    device_free_pinned((double *)t->local);
-    t->local = to;
-  }
-  t->capacity = grown;
-}
-
 /* Stops the run where the local tracers are read while a move is under way. */
 static void settled(const efsi_tracers *t, const char *who)
 {
@@ -52,13 +34,22 @@ static void settled(const efsi_tracers *t, const char *who)
                "first)", who);
 }
 
-/* Grow *buf to hold at least need tracers. */
-static void reserve(efsi_tracer **buf, long *capacity, long need)
+/* Grow *buf to hold at least need tracers, keeping its contents; pinned: in page-locked
+ * memory (the local tracers of a GPU run, which its kernels reach). */
+static void reserve(efsi_tracer **buf, long *capacity, long need, int pinned)
 {
   if (need <= *capacity) return;
   long grown = *capacity > 0 ? *capacity : 64;
   while (grown < need) grown *= 2;
-  *buf = efsi_realloc(*buf, (size_t)grown * sizeof **buf, "tracers");
+  if (!pinned) {
+    *buf = efsi_realloc(*buf, (size_t)grown * sizeof **buf, "tracers");
+  } else {
+    _Static_assert(sizeof(efsi_tracer) % sizeof(double) == 0, "a tracer is whole doubles");
+    efsi_tracer *to = (efsi_tracer *)device_alloc_pinned((size_t)grown * sizeof *to / sizeof(double));
+    if (*capacity > 0) memcpy(to, *buf, (size_t)*capacity * sizeof *to);
+    device_free_pinned((double *)*buf);
+    *buf = to;
+  }
   *capacity = grown;
 }
 
@@ -113,7 +104,7 @@ void tracers_add(efsi_tracers *t, long id, int kind, const double x[3])
     efsi_abort(EFSI_EXIT_RUNTIME, "tracers: body %ld at (%g, %g, %g) added on rank %d, "
                "which does not own that point", id, x[0], x[1], x[2], t->d->rank);
   settled(t, "tracers_add");
-  reserve_local(t, t->count + 1);
+  reserve(&t->local, &t->capacity, t->count + 1, t->pinned);
   efsi_tracer *p = &t->local[t->count++];
   memset(p, 0, sizeof *p);             /* padding too: gathered arrays compare bitwise */
   p->id = id;
@@ -129,11 +120,11 @@ const efsi_tracer *tracers_local(const efsi_tracers *t)
   return t->local;
 }
 
-void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                         const efsi_grid *g, const double *u, const double *v, const double *w)
+void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                         const double *u, const double *v, const double *w)
 {
   settled(t, "tracers_interpolate");
-  k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
+  k->velocity_at_tracers(g, u, v, w, t->local, t->count);
   if (t->pinned) device_synchronize();   /* a GPU's kernel (a CPU run has no device) */
 }
 
@@ -146,20 +137,19 @@ static double into_domain(double xd, double length, int periodic)
   return xd < 0.0 ? 0.0 : xd > length ? length : xd;
 }
 
-void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                     const efsi_grid *g, const double *u, const double *v, const double *w,
+void tracers_advance(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                     const double *u, const double *v, const double *w,
                      double dt)
 {
-  tracers_advance_start(t, k, scratch, g, u, v, w, dt);
+  tracers_advance_start(t, k, g, u, v, w, dt);
   tracers_advance_finish(t);
 }
 
-void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                           const efsi_grid *g, const double *u, const double *v,
-                           const double *w, double dt)
+void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                           const double *u, const double *v, const double *w, double dt)
 {
   settled(t, "tracers_advance_start");
-  k->velocity_at_tracers(g, u, v, w, t->local, t->count, scratch);
+  k->velocity_at_tracers(g, u, v, w, t->local, t->count);
   if (t->pinned) device_fence(DEVICE_FENCE_TRACERS);
   t->dt = dt;
   t->pending = 1;
@@ -228,7 +218,7 @@ static void migrate_direction(efsi_tracers *t, int d)
       continue;
     }
     const int side = way > 0;
-    reserve(&t->send[side], &t->send_capacity[side], leaving[side] + 1);
+    reserve(&t->send[side], &t->send_capacity[side], leaving[side] + 1, 0);
     t->send[side][leaving[side]++] = t->local[n];
   }
   t->count = kept;
@@ -242,7 +232,7 @@ static void migrate_direction(efsi_tracers *t, int d)
   MPI_CHECK(MPI_Isend(&leaving[0], 1, MPI_LONG, low, 1, dc->comm, &req[3]));
   MPI_CHECK(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
 
-  reserve_local(t, t->count + arriving[0] + arriving[1]);
+  reserve(&t->local, &t->capacity, t->count + arriving[0] + arriving[1], t->pinned);
   efsi_tracer *from_low = t->local + t->count, *from_high = from_low + arriving[0];
   MPI_CHECK(MPI_Irecv(from_low, message_count(arriving[0]), t->type, low, 0, dc->comm,
                       &req[0]));
@@ -350,7 +340,7 @@ void tracers_scatter(efsi_tracers *t, long n, const efsi_tracer *all)
   MPI_CHECK(MPI_Scatter(count, 1, MPI_LONG, &mine, 1, MPI_LONG, 0, dc->comm));
   settled(t, "tracers_scatter");
   t->count = 0;
-  reserve_local(t, mine);
+  reserve(&t->local, &t->capacity, mine, t->pinned);
   MPI_CHECK(MPI_Scatterv(sorted, counts, displs, t->type, t->local, message_count(mine),
                          t->type, 0, dc->comm));
   t->count = mine;

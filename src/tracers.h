@@ -42,16 +42,16 @@ const efsi_tracer *tracers_local(const efsi_tracers *t);
 /* Local: v <- the velocity (u, v, w) at each tracer's x.  Reads the owned faces and one
  * halo layer (-1 and n), so the velocity halo of width 1 must be valid: exchanged, and at
  * walls filled by boundary_velocity (its reflected layer makes the interpolation give the
- * wall velocity on the wall).  scratch: the kernels' (base/device.h). */
-void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                         const efsi_grid *g, const double *u, const double *v, const double *w);
+ * wall velocity on the wall). */
+void tracers_interpolate(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                         const double *u, const double *v, const double *w);
 
 /* Collective: interpolate (halo of width 1 valid, as above), x += dt v, wrap periodic
  * directions into [0, L), reflect off walls (x < 0 -> -x, x > L -> 2L - x, then clamp to
  * [0, L]), then tracers_migrate.  Call it with the velocity of level N (before the step
  * overwrites it) to get x^{N+1} = x^N + dt v^N(x^N). */
-void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                     const efsi_grid *g, const double *u, const double *v, const double *w,
+void tracers_advance(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                     const double *u, const double *v, const double *w,
                      double dt);
 
 /* tracers_advance in two halves, so that a GPU run never waits for the tracers: _start
@@ -60,9 +60,8 @@ void tracers_advance(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scrat
  * for it; an output), waits for that kernel only and moves and migrates the tracers -- the
  * same arithmetic, so the same positions as tracers_advance.  _finish without a move under way
  * does nothing; _cancel drops a move under way (a run that blew up). */
-void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, efsi_scratch *scratch,
-                           const efsi_grid *g, const double *u, const double *v,
-                           const double *w, double dt);
+void tracers_advance_start(efsi_tracers *t, const efsi_kernels *k, const efsi_grid *g,
+                           const double *u, const double *v, const double *w, double dt);
 void tracers_advance_finish(efsi_tracers *t);
 void tracers_advance_cancel(efsi_tracers *t);
 

@@ -3,9 +3,8 @@
 #include "stencils/kernel_list.h"
 
 void velocity_at_tracers(const efsi_grid *g, const double *u, const double *v, const double *w,
-                         efsi_tracer *t, long count, efsi_scratch *scratch)
+                         efsi_tracer *t, long count)
 {
-  (void)scratch;   /* the tracers are in host memory already */
   const double *velocity[3] = {u, v, w};
 #pragma omp parallel for schedule(static)
   for (long n = 0; n < count; n++)

@@ -119,7 +119,7 @@ enum {
   /* the velocity at each of n tracers (t[].x in, t[].v out; interpolate.h) */               \
   X(velocity_at_tracers, KERNEL_FAMILY_DIAGNOSTICS, 0, 0, 0, void,                           \
     (const efsi_grid *g, const double *u, const double *v, const double *w, efsi_tracer *t,  \
-     long n, efsi_scratch *scratch))
+     long n))
 
 /* KERNEL_ID_name: a kernel's place in the list. */
 #define EFSI_KERNEL_ID(name, ...) KERNEL_ID_##name,

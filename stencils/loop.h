@@ -22,6 +22,9 @@
 #ifndef EFSI_LOOP_H
 #define EFSI_LOOP_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "base/grid.h"
 #include "base/portable.h"
 
@@ -62,10 +65,36 @@
 #endif
 
 /* FOR_BOX_AT(g, lo, hi, p, i, j, k, body) is FOR_BOX whose body also sees the point's
- * local indices (int i, j, k), for a kernel whose work differs across its box (which
- * velocity components a point updates).  A body that updates an array only at some points
- * writes it as a select, a[p] = cond ? new : a[p], so that the CPU's loop vectorises
- * without masked stores (the same bits: an unchanged point is written back as it was). */
+ * local indices i, j, k (int on the GPU; i a ptrdiff_t on the CPU), for a kernel whose work
+ * differs across its box (which velocity components a point updates).  A body that updates
+ * an array only at some points writes a[p] = select_at(range_mask(..) & .., new, a[p]), so
+ * that the CPU's loop vectorises without masked stores (the same bits: an unchanged point
+ * is written back as it was). */
+
+/* All bits set where lo <= i < hi, none elsewhere (|i|, |lo|, |hi| < 2^62), from the signs
+ * of i - hi and i - lo: integer arithmetic that SIMD units have, where a comparison's
+ * truth value would have to be widened. */
+EFSI_POINT uint64_t range_mask(ptrdiff_t i, ptrdiff_t lo, ptrdiff_t hi)
+{
+  const uint64_t below_hi = (uint64_t)0 - ((uint64_t)(i - hi) >> 63);
+  const uint64_t below_lo = (uint64_t)0 - ((uint64_t)(i - lo) >> 63);
+  return below_hi & ~below_lo;
+}
+
+/* x where mask has all bits set, y where it has none, by the bits and with no branch: a loop
+ * that updates an array at some of its points (a[p] = select_at(mask, new, a[p])) then
+ * vectorises without masked stores, where GCC would turn a plain conditional back into a
+ * conditional store. */
+EFSI_POINT double select_at(uint64_t mask, double x, double y)
+{
+  uint64_t bx, by;
+  memcpy(&bx, &x, sizeof bx);
+  memcpy(&by, &y, sizeof by);
+  const uint64_t bits = (bx & mask) | (by & ~mask);
+  double r;
+  memcpy(&r, &bits, sizeof r);
+  return r;
+}
 
 /* The box of owned cells widened by `width` layers on every side. */
 static inline void box_owned(const efsi_grid *g, int width, int lo[3], int hi[3])

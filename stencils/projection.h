@@ -6,9 +6,6 @@
 #ifndef EFSI_PROJECTION_H
 #define EFSI_PROJECTION_H
 
-#include <stdint.h>
-#include <string.h>
-
 #include "base/grid.h"
 #include "base/portable.h"
 
@@ -37,30 +34,6 @@ EFSI_POINT double pressure_update_at(double p, double dp, double shift)
 
 EFSI_POINT double axpy_at(double f, double c, double r) { return f + c * r; }
 
-/* All bits set where lo <= i < hi, none elsewhere (|i|, |lo|, |hi| < 2^62), from the signs
- * of i - hi and i - lo: integer arithmetic that SIMD units have, where a comparison's
- * truth value would have to be widened. */
-EFSI_POINT uint64_t range_mask(ptrdiff_t i, ptrdiff_t lo, ptrdiff_t hi)
-{
-  const uint64_t below_hi = (uint64_t)0 - ((uint64_t)(i - hi) >> 63);
-  const uint64_t below_lo = (uint64_t)0 - ((uint64_t)(i - lo) >> 63);
-  return below_hi & ~below_lo;
-}
-
-/* x where mask has all bits set, y where it has none, by the bits and with no branch: a loop
- * that updates an array at some of its points (a[p] = select_at(mask, new, a[p])) then
- * vectorises without masked stores, where GCC would turn a plain conditional back into a
- * conditional store. */
-EFSI_POINT double select_at(uint64_t mask, double x, double y)
-{
-  uint64_t bx, by;
-  memcpy(&bx, &x, sizeof bx);
-  memcpy(&by, &y, sizeof by);
-  const uint64_t bits = (bx & mask) | (by & ~mask);
-  double r;
-  memcpy(&r, &bits, sizeof r);
-  return r;
-}
 
 /* velocity_shift (stencils/kernel_list.h): Add a constant to every updated (owned) face of
  * component c; halos are refilled after. */

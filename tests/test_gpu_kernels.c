@@ -186,7 +186,7 @@ CALL(velocity_at_tracers)
   unsigned state = 99u;
   for (int n = 0; n < 5; n++)
     for (int c = 0; c < 3; c++) t[n].x[c] = length[c] * uniform(&state);
-  k->velocity_at_tracers(g, a[0], a[1], a[2], t, 5, scratch);
+  k->velocity_at_tracers(g, a[0], a[1], a[2], t, 5);
   device_synchronize();
   for (int n = 0; n < 5; n++)
     for (int c = 0; c < 3; c++) out[3 * n + c] = t[n].v[c];

@@ -136,7 +136,7 @@ static void uniform_flow(const int ranks[3], efsi_tracer **reference)
   long moved = 0;                    /* arrivals: a tracer held now and not a step ago */
   char held[M] = {0};
   for (int s = 0; s < steps; s++) {
-    tracers_advance(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2], dt);
+    tracers_advance(t, &efsi_cpu_kernels, &g, velocity[0], velocity[1], velocity[2], dt);
     ck_assert_int_eq(tracers_total(t), M);
     const efsi_tracer *p = tracers_local(t);
     char now[M] = {0};
@@ -242,7 +242,7 @@ static void linear_field(const int ranks[3])
   start_points(x);
   efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x);
-  tracers_interpolate(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2]);
+  tracers_interpolate(t, &efsi_cpu_kernels, &g, velocity[0], velocity[1], velocity[2]);
   double worst = 0.0;
   const efsi_tracer *p = tracers_local(t);
   for (long n = 0; n < tracers_local_count(t); n++)
@@ -301,8 +301,8 @@ static void couette(const int ranks[3], efsi_tracer **reference)
   efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x0);
   for (int s = 0; s < steps; s++)
-    tracers_advance(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2], dt);
-  tracers_interpolate(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2]);
+    tracers_advance(t, &efsi_cpu_kernels, &g, velocity[0], velocity[1], velocity[2], dt);
+  tracers_interpolate(t, &efsi_cpu_kernels, &g, velocity[0], velocity[1], velocity[2]);
 
   double worst_x = 0.0, worst_u = 0.0;
   int still = 1;                       /* y, z unchanged (z = Lz wraps to 0), v = w = 0 */
@@ -363,7 +363,7 @@ START_TEST(gather_scatter_round_trip)
   start_points(x0);
   efsi_tracers *t = tracers_create(&d, &g, 0);
   seed(t, &g, x0);
-  for (int s = 0; s < 5; s++) tracers_advance(t, &efsi_cpu_kernels, test_plane_scratch(&g), &g, velocity[0], velocity[1], velocity[2], 0.01);
+  for (int s = 0; s < 5; s++) tracers_advance(t, &efsi_cpu_kernels, &g, velocity[0], velocity[1], velocity[2], 0.01);
   long n_first;
   efsi_tracer *first;
   tracers_gather(t, &n_first, &first);

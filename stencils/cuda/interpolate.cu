@@ -19,10 +19,8 @@ __global__ void interpolate_kernel(efsi_grid g, const double *u, const double *v
 }
 
 void velocity_at_tracers_cuda(const efsi_grid *g, const double *u, const double *v,
-                              const double *w, efsi_tracer *t, long count,
-                              efsi_scratch *scratch)
+                              const double *w, efsi_tracer *t, long count)
 {
-  (void)scratch;
   if (count == 0) return;
   interpolate_kernel<<<(unsigned)((count + 127) / 128), 128, 0, cuda_compute_stream()>>>(
       *g, u, v, w, t, count);

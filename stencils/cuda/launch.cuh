@@ -8,22 +8,23 @@
 
 #include "base/cuda/cuda.cuh"
 
-/* This thread's point of the box (i, j from the block's threads, k = blockIdx.z) into *p;
- * false for a thread past the box's edge. */
+/* This thread's point of the box (i, j from the block's threads, k = blockIdx.z; relative
+ * to the box's first point) into *p, *i, *j; false for a thread past the box's edge. */
 __device__ __forceinline__ bool box_point(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
-                                          ptrdiff_t s2, ptrdiff_t *p)
+                                          ptrdiff_t s2, ptrdiff_t *p, int *i, int *j)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int j = blockIdx.y * blockDim.y + threadIdx.y;
-  *p = origin + i + s1 * j + s2 * (ptrdiff_t)blockIdx.z;
-  return i < ni && j < nj;
+  *i = blockIdx.x * blockDim.x + threadIdx.x;
+  *j = blockIdx.y * blockDim.y + threadIdx.y;
+  *p = origin + *i + s1 * *j + s2 * (ptrdiff_t)blockIdx.z;
+  return *i < ni && *j < nj;
 }
 
 template <typename Body>
 __global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
 {
   ptrdiff_t p;
-  if (box_point(ni, nj, origin, s1, s2, &p)) body(p);
+  int i, j;
+  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p);
 }
 
 /* The same with a floor on the blocks a multiprocessor holds at once (__launch_bounds__: the
@@ -35,7 +36,8 @@ __global__ void __launch_bounds__(CUDA_BLOCK_X * CUDA_BLOCK_Y, min_blocks)
 box_kernel_bounded(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
 {
   ptrdiff_t p;
-  if (box_point(ni, nj, origin, s1, s2, &p)) body(p);
+  int i, j;
+  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p);
 }
 
 /* The same, the body also given the point's local indices (FOR_BOX_AT, stencils/loop.h). */
@@ -44,9 +46,8 @@ __global__ void box_kernel_at(int ni, int nj, int lo0, int lo1, int lo2, ptrdiff
                               ptrdiff_t s1, ptrdiff_t s2, Body body)
 {
   ptrdiff_t p;
-  if (box_point(ni, nj, origin, s1, s2, &p))
-    body(p, lo0 + (int)(blockIdx.x * blockDim.x + threadIdx.x),
-         lo1 + (int)(blockIdx.y * blockDim.y + threadIdx.y), lo2 + (int)blockIdx.z);
+  int i, j;
+  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p, lo0 + i, lo1 + j, lo2 + (int)blockIdx.z);
 }
 
 /* min_blocks 0: no floor (the compiler's choice of registers). */

@@ -92,9 +92,8 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
  * Laplacians inside make a point's work long); each thread adds its points into its own
  * pairs, the block adds the pairs in a fixed tree; acm_chunks_kernel adds each plane's
  * chunks in order and writes the planes' pairs to host memory, where they are added in k
- * order -- the
- * rounded sums are the CPU's, as double-double sums do not depend on the order of their
- * terms (docs/parallel.md, "Reductions"). */
+ * order -- the rounded sums are the CPU's, as double-double sums do not depend on the order
+ * of their terms (docs/parallel.md, "Reductions"). */
 __global__ void __launch_bounds__(PLANE_THREADS)
 acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, int laplacians,
                  double ih2x, double ih2y, double ih2z, const double *div, const double *p,
