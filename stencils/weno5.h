@@ -18,12 +18,36 @@
 #include "base/portable.h"
 #include "stencils/location.h"
 
+/* The bits of x. */
+EFSI_POINT uint64_t double_bits(double x)
+{
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+/* 2^-e for x = f 2^e, 1 <= f < 2, DBL_MIN <= x < 2^1023 (2^-e then a normal double): the
+ * power of two that scales x into [1, 2), exactly, from x's exponent field alone (the biased
+ * exponents of x and 2^-e add to 2 x 1023).  No division, no branch, the same bits on every
+ * backend.  weno5_derivative's eps lies in [1e-99, 1e-6 max q^2 + 1e-99], inside that range
+ * for every |q| below 1e154, past which q^2 overflows anyway. */
+EFSI_POINT double eps_scale(double x)
+{
+  const uint64_t exponent = double_bits(x) & UINT64_C(0x7ff0000000000000);
+  const uint64_t bits = (UINT64_C(2046) << 52) - exponent;
+  double scale;
+  memcpy(&scale, &bits, sizeof scale);
+  return scale;
+}
+
 /* The WENO5 combination of five one-sided differences q1..q5 (divided or undivided: the
  * weights do not change when all q are scaled together, eps being relative).  The three
  * weights share one denominator: alpha_k (S1+eps)^2 (S2+eps)^2 (S3+eps)^2 is a product of the
- * other two factors, so the normalisation costs one division; a second reciprocal, of eps,
- * scales the factors 1 + S_k/eps into [1, ~3e7] so that the products cannot overflow or
- * underflow in any units. */
+ * other two factors, so the normalisation costs the one division.  The factors S_k + eps are
+ * scaled by sigma = 2^-e, e the binary exponent of eps (eps_scale: exact, a few integer
+ * operations on eps's bits where a reciprocal of eps cost a second division), into
+ * [1, ~7e7], so that the products cannot overflow or underflow in any units; sigma cancels
+ * from the ratio. */
 EFSI_POINT double weno5_derivative(double q1, double q2, double q3, double q4, double q5)
 {
   const double a1 = q1 - 2.0 * q2 + q3, b1 = q1 - 4.0 * q2 + 3.0 * q3;
@@ -38,10 +62,10 @@ EFSI_POINT double weno5_derivative(double q1, double q2, double q3, double q4, d
   m = q3 * q3 > m ? q3 * q3 : m;
   m = q4 * q4 > m ? q4 * q4 : m;
   m = q5 * q5 > m ? q5 * q5 : m;
-  const double inv_eps = 1.0 / (1e-6 * m + 1e-99);
+  const double eps = 1e-6 * m + 1e-99, sigma = eps_scale(eps);
 
-  /* t_k = ((S_k + eps)/eps)^2; alpha_k is proportional to c_k / t_k. */
-  double t1 = 1.0 + s1 * inv_eps, t2 = 1.0 + s2 * inv_eps, t3 = 1.0 + s3 * inv_eps;
+  /* t_k = ((S_k + eps) sigma)^2, sigma eps in [1, 2); alpha_k is proportional to c_k / t_k. */
+  double t1 = (s1 + eps) * sigma, t2 = (s2 + eps) * sigma, t3 = (s3 + eps) * sigma;
   t1 *= t1;
   t2 *= t2;
   t3 *= t3;
@@ -70,14 +94,6 @@ EFSI_POINT double weno5_upwind(const double *restrict f, ptrdiff_t p, ptrdiff_t 
   const double l = 0.5 + copysign(0.5, a), r = 0.5 - copysign(0.5, a);
   return weno5_derivative(l * dm2 + r * d3, l * dm1 + r * d2, l * d0 + r * d1,
                           l * d1 + r * d0, l * d2 + r * dm1);
-}
-
-/* The bits of x. */
-EFSI_POINT uint64_t double_bits(double x)
-{
-  uint64_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  return bits;
 }
 
 /* weno5_upwind, bit for bit, without its arithmetic where the seven values along the line are
@@ -307,14 +323,17 @@ EFSI_POINT double advection_conservative_at(const weno5_stencil_t *st,
 
 /* Floating-point operations (add, mul = 1, FMA = 2) per point, counted from the formulas
  * above: advecting_velocity 15 (three directions x interpolation 5); advection_with three
- * directions x (six differences 6, upwind blend 17, weno5_derivative 82) + the sum 5 = 320;
- * advection_at both, 335; the conservative form three directions x (two faces x (face value
- * 99: blend 17 and weno5_derivative 82, times the face velocity 1) + their difference 1)
- * + 5. */
+ * directions x (six differences 6, upwind blend 17, weno5_derivative 81) + the sum 5 = 317;
+ * advection_at both, 332; the conservative form three directions x (two faces x (face value
+ * 98: blend 17 and weno5_derivative 81, times the face velocity 1) + their difference 1)
+ * + 5 = 602.  weno5_derivative's 81: the differences 18, the smoothness indicators 15, the
+ * largest square 9 (five products, four max), eps 2, the factors t_k 9, the weights 6, the
+ * candidates 13, the combination 9 with its division (eps_scale's integer operations are
+ * not counted). */
 #define ADVECTING_FLOPS 15.0
-#define ADVECTION_WITH_FLOPS 320.0
+#define ADVECTION_WITH_FLOPS 317.0
 #define ADVECTION_FLOPS (ADVECTING_FLOPS + ADVECTION_WITH_FLOPS)
-#define ADVECTION_CONSERVATIVE_FLOPS 608.0
+#define ADVECTION_CONSERVATIVE_FLOPS 602.0
 
 /* The CPU's conservative transport (stencils/transport.c): out = -div(a f) at owned cell
  * centres, WENO5 face values (thinc_beta = 0) or THINC ones in interface cells

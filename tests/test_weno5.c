@@ -4,6 +4,7 @@
  * optimised kernels agree with the textbook formulas to round-off on random smooth fields.
  * Every point, halos included, is filled from the analytic function: no exchange needed. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -697,6 +698,41 @@ START_TEST(derivative_function)
 }
 END_TEST
 
+/* eps_scale is the exact power of two 2^-e that brings x = f 2^e into [1, 2), over the whole
+ * range of normal doubles it is defined on, DBL_MIN <= x < 2^1023; weno5_derivative, which scales its factors by it instead
+ * of dividing by eps, meets the textbook formula at every magnitude from 1e-30 to 1e60. */
+START_TEST(eps_scale_and_derivative_over_magnitudes)
+{
+  const double xs[] = {DBL_MIN, 1e-99, 1.0000000000000002e-99, 3e-7, 0.5, 1.0, 1.5,
+                       nextafter(2.0, 0.0), 2.0, 12345.678, 1e300, 0x1.fffffffffffffp1022};
+  for (size_t n = 0; n < sizeof xs / sizeof xs[0]; n++) {
+    int e;
+    const double f = frexp(xs[n], &e);   /* xs[n] = f 2^e, f in [0.5, 1) */
+    const double scaled = eps_scale(xs[n]) * xs[n];
+    ck_assert_msg(scaled == 2.0 * f, "eps_scale(%g) x = %.17g, expected %.17g", xs[n], scaled,
+                  2.0 * f);
+    ck_assert(eps_scale(xs[n]) == ldexp(1.0, 1 - e));
+  }
+  srand(2024);
+  const double magnitudes[] = {1e-30, 1e-8, 1.0, 1e8, 1e60};
+  double worst = 0.0;
+  for (size_t m = 0; m < sizeof magnitudes / sizeof magnitudes[0]; m++)
+    for (int trial = 0; trial < 2000; trial++) {
+      double q[5], largest = 0.0;
+      for (int k = 0; k < 5; k++) {
+        /* smooth lines, kinks and jumps: random values, one in four equal to its neighbour */
+        q[k] = (trial % 4 == 0 && k > 0) ? q[k - 1] : magnitudes[m] * (2.0 * rand() / RAND_MAX - 1.0);
+        largest = fmax(largest, fabs(q[k]));
+      }
+      const double got = weno5_derivative(q[0], q[1], q[2], q[3], q[4]);
+      worst = fmax(worst, fabs(got - reference_weno(q)) / largest);
+    }
+  printf("weno5_derivative over magnitudes 1e-30..1e60: largest difference %.2g of max |q|\n",
+         worst);
+  ck_assert_double_le(worst, 1e-14);
+}
+END_TEST
+
 /* weno5_upwind_sparse is weno5_upwind bit for bit (signed zeros included) on every kind of
  * line: constant ones (which it skips: 1, +0, -0, huge and tiny values), +0 and -0 mixed,
  * constant but for one point, random; for every sign of the advecting velocity, -0 and NaN
@@ -745,6 +781,7 @@ static Suite *weno5_suite(void)
   TCase *tc = tcase_create("advection");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, derivative_function);
+  tcase_add_test(tc, eps_scale_and_derivative_over_magnitudes);
   tcase_add_test(tc, sparse_upwind_is_the_same_bits);
   tcase_add_test(tc, optimised_agrees_with_reference);
   tcase_add_test(tc, fifth_order_on_sine);
