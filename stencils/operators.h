@@ -20,10 +20,15 @@ EFSI_POINT double forward_difference(const double *restrict a, ptrdiff_t p, ptrd
 }
 
 /* (f(p + s) - 2 f(p) + f(p - s)) / h^2. */
+EFSI_POINT double second_difference_of(double below, double at, double above, double inv_h2)
+{
+  return (above - 2.0 * at + below) * inv_h2;
+}
+
 EFSI_POINT double second_difference(const double *restrict f, ptrdiff_t p, ptrdiff_t s,
                                     double inv_h2)
 {
-  return (f[p + s] - 2.0 * f[p] + f[p - s]) * inv_h2;
+  return second_difference_of(f[p - s], f[p], f[p + s], inv_h2);
 }
 
 /* The divergence of (u, v, w) at the centre p. */

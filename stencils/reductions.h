@@ -61,31 +61,46 @@ void reduce_planes(const double *plane, int planes, int count, const int *combin
  * global_sum_dd (decomp/reduce.h), then hi is the sum.  Values streamed per owned cell:
  * D*, p and u read: 3. */
 
+/* The ACM's terms (the SUM_ order) of a point from its values: d = D*, ld and lp the
+ * Laplacians of D* and p (0 without them), pq = p and uq = u there. */
+EFSI_POINT void acm_terms_of(double d, double ld, double lp, double pq, double uq,
+                             double t[SUM_COUNT])
+{
+  t[SUM_D_LAPD] = d * ld;
+  t[SUM_LAPD2] = ld * ld;
+  t[SUM_LAPP2] = lp * lp;
+  t[SUM_D_LAPP] = d * lp;
+  t[SUM_LAPD_LAPP] = ld * lp;
+  t[SUM_P] = pq;
+  t[SUM_D] = d;
+  t[SUM_D2] = d * d;
+  t[SUM_U] = uq;
+  t[SUM_ABS_P] = fabs(pq);
+  t[SUM_ABS_D] = fabs(d);
+}
+
 /* The eleven terms of acm_sums at point q, in the order of the SUM_ names; s the strides,
  * inv_h2 the squared inverse spacings, laplacians 0 or 1 (acm_sums). */
 EFSI_POINT void acm_terms(const double *restrict div, const double *restrict p,
                           const double *restrict u, ptrdiff_t q, const ptrdiff_t s[3],
                           const double inv_h2[3], int laplacians, double t[SUM_COUNT])
 {
-  const double d = div[q];
   const double ld = laplacians ? laplacian_at(div, q, s, inv_h2) : 0.0;
   const double lp = laplacians ? laplacian_at(p, q, s, inv_h2) : 0.0;
-  t[SUM_D_LAPD] = d * ld;
-  t[SUM_LAPD2] = ld * ld;
-  t[SUM_LAPP2] = lp * lp;
-  t[SUM_D_LAPP] = d * lp;
-  t[SUM_LAPD_LAPP] = ld * lp;
-  t[SUM_P] = p[q];
-  t[SUM_D] = d;
-  t[SUM_D2] = d * d;
-  t[SUM_U] = u[q];
-  t[SUM_ABS_P] = fabs(p[q]);
-  t[SUM_ABS_D] = fabs(d);
+  acm_terms_of(div[q], ld, lp, p[q], u[q], t);
 }
 
-/* The most blocks the GPU's acm_sums cuts a plane into (its scratch holds as many partials
- * a plane). */
-enum { ACM_GPU_CHUNKS_MAX = 16 };
+/* The GPU's acm_sums: a block of threads takes ACM_GPU_COLUMNS columns (i, j) of the owned
+ * cells over one of at most ACM_GPU_CHUNKS_MAX chunks of the planes; its scratch holds a
+ * pair per block and sum (acm_gpu_blocks). */
+enum { ACM_GPU_COLUMNS = 256, ACM_GPU_CHUNKS_MAX = 16 };
+
+/* The most blocks of the GPU's acm_sums on the owned cells of g. */
+static inline size_t acm_gpu_blocks(const efsi_grid *g)
+{
+  const size_t columns = (size_t)g->n[0] * (size_t)g->n[1];
+  return (columns + ACM_GPU_COLUMNS - 1) / ACM_GPU_COLUMNS * ACM_GPU_CHUNKS_MAX;
+}
 
 /* The double-double per-plane partials (hi, lo pairs, count of them per plane) combined in k
  * order into out[2 count]. */

@@ -1,11 +1,11 @@
 /* Local reductions on the GPU (the contract is in stencils/reductions.h; mirrors
- * reductions.c): one thread block per z-plane (the ACM sums: a few per plane, each a chunk
- * of it, then added on the device in chunk order) forms the plane's partial results, its
- * threads striding over the plane's points, then a fixed tree inside the block; the planes'
- * partials go to the host, which combines them in k order with the CPU's reduce_planes.  The order is fixed, so two runs give the same bits;
- * it is not the CPU's order within a plane, so for the diagnostics GPU and CPU agree to
- * round-off -- the ACM sums, in double-double, agree bit for bit.  No floating-point
- * atomics. */
+ * reductions.c): one thread block per z-plane forms the plane's partial results, its threads
+ * striding over the plane's points, then a fixed tree inside the block; the planes' partials
+ * go to the host, which combines them in k order with the CPU's reduce_planes.  The order is
+ * fixed, so two runs give the same bits; it is not the CPU's order within a plane, so for
+ * the diagnostics GPU and CPU agree to round-off.  The ACM sums, in double-double, march in
+ * z over columns instead (acm_column_kernel) and agree with the CPU bit for bit.  No
+ * floating-point atomics. */
 #include "stencils/cuda/launch.cuh"
 
 extern "C" {
@@ -87,74 +87,122 @@ static void plane_reduce(const efsi_grid *g, const char *name, const int *combin
   reduce_planes(host, g->n[2], COUNT, combine, out);
 }
 
-/* The ACM sums in double-double (base/dd.h): a plane is cut into gridDim.y chunks, each a
- * block's (one block a plane left most multiprocessors idle at 72^3 to 128^3: the
- * Laplacians inside make a point's work long); each thread adds its points into its own
- * pairs, the block adds the pairs in a fixed tree; acm_chunks_kernel adds each plane's
- * chunks in order and writes the planes' pairs to host memory, where they are added in k
- * order -- the rounded sums are the CPU's, as double-double sums do not depend on the order
- * of their terms (docs/parallel.md, "Reductions"). */
-__global__ void __launch_bounds__(PLANE_THREADS)
-acm_plane_kernel(int n0, int n1, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, int laplacians,
-                 double ih2x, double ih2y, double ih2z, const double *div, const double *p,
-                 const double *u, double *plane)
+/* The ACM sums in double-double (base/dd.h), marching in z: a thread takes a column (i, j)
+ * of the owned cells through one chunk of the planes, and carries D* and p of the planes
+ * k - 1, k and k + 1 in registers, so that a point loads the next plane's two values and
+ * its four neighbours in the plane of each, where a point on its own loaded the seven of
+ * each Laplacian (planes k +- 1 came again from the cache, and the kernel waited on them).
+ * Each thread adds its terms into its own pairs; a block adds its threads' pairs by warp
+ * shuffles, then its warps' in order, and writes one pair a sum; acm_blocks_kernel adds the
+ * blocks' pairs of each chunk, and the chunks' pairs go to host memory, where they are
+ * added in chunk order.  The rounded sums are the CPU's: double-double sums do not depend on
+ * the order of their terms (docs/parallel.md, "Reductions"). */
+enum { WARPS = ACM_GPU_COLUMNS / 32 };
+
+/* The sum of a warp's 32 pairs, at lane 0. */
+__device__ __forceinline__ dd_sum warp_dd_sum(dd_sum s)
 {
-  __shared__ dd_sum part[SUM_COUNT][PLANE_THREADS];
-  const int t = threadIdx.x, k = blockIdx.x, chunk = blockIdx.y, chunks = gridDim.y;
-  const ptrdiff_t s[3] = {1, s1, s2};
-  const double ih2[3] = {ih2x, ih2y, ih2z};
-  dd_sum acc[SUM_COUNT];
-  for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
-  const unsigned points = (unsigned)n0 * (unsigned)n1, first = chunk * PLANE_THREADS + t,
-                 step = chunks * PLANE_THREADS;
-  const ptrdiff_t base = origin + s2 * k;
-  plane_walk at((unsigned)n0, first, step);
-  for (unsigned q = first; q < points; q += step, at.next()) {
-    double x[SUM_COUNT];
-    acm_terms(div, p, u, base + at.i + s1 * at.j, s, ih2, laplacians, x);
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const dd_sum other = {__shfl_down_sync(0xffffffffu, s.hi, offset),
+                          __shfl_down_sync(0xffffffffu, s.lo, offset)};
+    s = dd_add_dd(s, other);
+  }
+  return s;
+}
+
+/* The sum of a block's pairs of each of COUNT sums into part[c][0] (thread 0 writes it), the
+ * block of WARPS warps. */
+template <int COUNT>
+__device__ __forceinline__ void block_dd_sums(dd_sum acc[COUNT], dd_sum part[COUNT][WARPS])
+{
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 #pragma unroll
-    for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_add(acc[c], x[c]);
+  for (int c = 0; c < COUNT; c++) {
+    const dd_sum s = warp_dd_sum(acc[c]);
+    if (lane == 0) part[c][warp] = s;
   }
-  for (int c = 0; c < SUM_COUNT; c++) part[c][t] = acc[c];
   __syncthreads();
-  for (int half = PLANE_THREADS / 2; half > 0; half /= 2) {
-    if (t < half)
-      for (int c = 0; c < SUM_COUNT; c++) part[c][t] = dd_add_dd(part[c][t], part[c][t + half]);
-    __syncthreads();
-  }
-  if (t < SUM_COUNT) {
-    const size_t at = (size_t)k * chunks + chunk;
-    plane[2 * (at * SUM_COUNT + t)] = part[t][0].hi;
-    plane[2 * (at * SUM_COUNT + t) + 1] = part[t][0].lo;
+  if (threadIdx.x < COUNT) {
+    dd_sum s = part[threadIdx.x][0];
+    for (int w = 1; w < WARPS; w++) s = dd_add_dd(s, part[threadIdx.x][w]);
+    part[threadIdx.x][0] = s;
   }
 }
 
-/* The chunks' pairs of each plane and sum added in chunk order (one thread a plane and
- * sum), so that the host adds n[2] planes' pairs, as without chunks. */
-__global__ void acm_chunks_kernel(int planes, int chunks, const double *chunk_pairs,
-                                  double *plane)
+__global__ void __launch_bounds__(ACM_GPU_COLUMNS)
+acm_column_kernel(int n0, int n1, int n2, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2,
+                  int laplacians, double ih2x, double ih2y, double ih2z, const double *div,
+                  const double *p, const double *u, double *block_pairs)
 {
-  const int item = blockIdx.x * blockDim.x + threadIdx.x;
-  if (item >= planes * SUM_COUNT) return;
-  const int k = item / SUM_COUNT, c = item % SUM_COUNT;
-  dd_sum s = {0.0, 0.0};
-  for (int m = 0; m < chunks; m++) {
-    const double *pair = chunk_pairs + 2 * (((size_t)k * chunks + m) * SUM_COUNT + c);
-    s = dd_add_dd(s, dd_sum{pair[0], pair[1]});
+  __shared__ dd_sum part[SUM_COUNT][WARPS];
+  dd_sum acc[SUM_COUNT];
+#pragma unroll
+  for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_sum{0.0, 0.0};
+  const unsigned column = blockIdx.x * ACM_GPU_COLUMNS + threadIdx.x;
+  const int chunk = blockIdx.y, chunks = gridDim.y;
+  const int k0 = (int)((long)n2 * chunk / chunks), k1 = (int)((long)n2 * (chunk + 1) / chunks);
+  if (column < (unsigned)n0 * (unsigned)n1 && k0 < k1) {
+    const unsigned i = column % (unsigned)n0, j = column / (unsigned)n0;
+    ptrdiff_t q = origin + i + s1 * j + s2 * k0;
+    double d_below = div[q - s2], d_at = div[q], p_below = p[q - s2], p_at = p[q];
+    for (int k = k0; k < k1; k++, q += s2) {
+      const double d_above = div[q + s2], p_above = p[q + s2];
+      double ld = 0.0, lp = 0.0;
+      if (laplacians) {   /* laplacian_at's sum, x, y, z in order */
+        ld = second_difference_of(div[q - 1], d_at, div[q + 1], ih2x)
+           + second_difference_of(div[q - s1], d_at, div[q + s1], ih2y)
+           + second_difference_of(d_below, d_at, d_above, ih2z);
+        lp = second_difference_of(p[q - 1], p_at, p[q + 1], ih2x)
+           + second_difference_of(p[q - s1], p_at, p[q + s1], ih2y)
+           + second_difference_of(p_below, p_at, p_above, ih2z);
+      }
+      double x[SUM_COUNT];
+      acm_terms_of(d_at, ld, lp, p_at, u[q], x);
+#pragma unroll
+      for (int c = 0; c < SUM_COUNT; c++) acc[c] = dd_add(acc[c], x[c]);
+      d_below = d_at;
+      d_at = d_above;
+      p_below = p_at;
+      p_at = p_above;
+    }
   }
-  plane[2 * item] = s.hi;
-  plane[2 * item + 1] = s.lo;
+  block_dd_sums<SUM_COUNT>(acc, part);
+  if (threadIdx.x < SUM_COUNT) {
+    const size_t at = ((size_t)chunk * gridDim.x + blockIdx.x) * SUM_COUNT + threadIdx.x;
+    block_pairs[2 * at] = part[threadIdx.x][0].hi;
+    block_pairs[2 * at + 1] = part[threadIdx.x][0].lo;
+  }
 }
 
-/* The chunks a plane is cut into: the count, at most ACM_GPU_CHUNKS_MAX, whose blocks fill
- * the waves of blocks the GPU holds at once best (the fewest chunks among equals: each block
- * ends in a tree of its own); `resident` blocks at once. */
-static int acm_chunks(int planes, int resident)
+/* The blocks' pairs of each chunk and sum added (one block a chunk and sum, its threads
+ * striding over the chunk's blocks), into plane[2 (chunk SUM_COUNT + c)]. */
+__global__ void __launch_bounds__(ACM_GPU_COLUMNS)
+acm_blocks_kernel(int blocks, const double *block_pairs, double *plane)
+{
+  __shared__ dd_sum part[1][WARPS];
+  const int chunk = blockIdx.x / SUM_COUNT, c = blockIdx.x % SUM_COUNT;
+  dd_sum s[1] = {{0.0, 0.0}};
+  for (int m = threadIdx.x; m < blocks; m += ACM_GPU_COLUMNS) {
+    const double *pair = block_pairs + 2 * (((size_t)chunk * blocks + m) * SUM_COUNT + c);
+    s[0] = dd_add_dd(s[0], dd_sum{pair[0], pair[1]});
+  }
+  block_dd_sums<1>(s, part);
+  if (threadIdx.x == 0) {
+    plane[2 * blockIdx.x] = part[0][0].hi;
+    plane[2 * blockIdx.x + 1] = part[0][0].lo;
+  }
+}
+
+/* The chunks the planes are cut into: the count, at most ACM_GPU_CHUNKS_MAX and n2, whose
+ * blocks (`columns` of them a chunk) fill the waves of blocks the GPU holds at once best (the
+ * fewest chunks among equals: each chunk costs its blocks two planes more); `resident`
+ * blocks at once. */
+static int acm_chunks(int columns, int n2, int resident)
 {
   int best = 1;
   double best_fill = 0.0;
-  for (int c = 1; c <= ACM_GPU_CHUNKS_MAX; c++) {
-    const long blocks = (long)planes * c, waves = (blocks + resident - 1) / resident;
+  for (int c = 1; c <= ACM_GPU_CHUNKS_MAX && c <= n2; c++) {
+    const long blocks = (long)columns * c, waves = (blocks + resident - 1) / resident;
     const double fill = (double)blocks / ((double)waves * resident);
     if (fill > best_fill + 0.02) {
       best = c;
@@ -171,26 +219,28 @@ void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const 
   if (!resident) {
     int per_multiprocessor = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
-                                                             acm_plane_kernel, PLANE_THREADS, 0));
+                                                             acm_column_kernel, ACM_GPU_COLUMNS, 0));
     resident = (per_multiprocessor > 0 ? per_multiprocessor : 1) * cuda_multiprocessors();
   }
-  const int chunks = acm_chunks(g->n[2], resident);
-  const size_t n = (size_t)g->n[2] * 2 * SUM_COUNT, chunked = n * chunks;
-  double *chunk_pairs = (double *)scratch_work(scratch, chunked * sizeof(double));
-  /* the planes' pairs go straight to the page-locked staging memory, which a GPU with
+  const long columns = ((long)g->n[0] * g->n[1] + ACM_GPU_COLUMNS - 1) / ACM_GPU_COLUMNS;
+  const int chunks = acm_chunks((int)columns, g->n[2], resident);
+  double *block_pairs = (double *)scratch_work(
+      scratch, (size_t)columns * chunks * 2 * SUM_COUNT * sizeof(double));
+  /* the chunks' pairs go straight to the page-locked staging memory, which a GPU with
    * unified addressing writes through the host's own pointer: no copy to queue and wait for */
+  const size_t n = (size_t)chunks * 2 * SUM_COUNT;
   double *plane = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
-  acm_plane_kernel<<<dim3((unsigned)g->n[2], (unsigned)chunks), PLANE_THREADS, 0, stream>>>(
-      g->n[0], g->n[1], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2], laplacians,
-      g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1], g->inv_h[2] * g->inv_h[2], div, p,
-      u, chunk_pairs);
+  acm_column_kernel<<<dim3((unsigned)columns, (unsigned)chunks), ACM_GPU_COLUMNS, 0, stream>>>(
+      g->n[0], g->n[1], g->n[2], grid_index(g, 0, 0, 0), g->stride[1], g->stride[2],
+      laplacians, g->inv_h[0] * g->inv_h[0], g->inv_h[1] * g->inv_h[1],
+      g->inv_h[2] * g->inv_h[2], div, p, u, block_pairs);
   cuda_launched("acm_sums");
-  const int items = g->n[2] * SUM_COUNT;
-  acm_chunks_kernel<<<(items + 127) / 128, 128, 0, stream>>>(g->n[2], chunks, chunk_pairs, plane);
-  cuda_launched("acm_sums (chunks)");
+  acm_blocks_kernel<<<chunks * SUM_COUNT, ACM_GPU_COLUMNS, 0, stream>>>((int)columns, block_pairs,
+                                                                       plane);
+  cuda_launched("acm_sums (blocks)");
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  reduce_planes_dd(plane, g->n[2], SUM_COUNT, sums);
+  reduce_planes_dd(plane, chunks, SUM_COUNT, sums);
 }
 
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,
