@@ -13,7 +13,12 @@
  *   - platelets keep to their radial band; a band without a vessel, reversed or out of
  *     reach is refused naming platelet.radial_band; a sphere on a packed RBC is refused;
  *   - a hematocrit or a count that cannot be placed is refused naming the limit the
- *     packing reached, and 90 % of that limit is placed. */
+ *     packing reached, and 90 % of that limit is placed;
+ *   - two RBCs left nearly on top of each other (taken from a packing of 266,705 bodies
+ *     that jammed on them) come apart within a few sweeps, where they used to swap places
+ *     sweep after sweep.  That test drives the packing's own sweeps on two bodies, so this
+ *     file compiles src/packing.c itself (its static functions are the ones tested; the
+ *     library's copy of packing.o is then not linked). */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -25,11 +30,11 @@
 #endif
 
 #include "decomp/decomp.h"
-#include "src/packing.h"
+#include "src/packing.c"   /* the sweeps of nearly_coincident_rbcs_come_apart */
 #include "src/seeding.h"
 #include "tests/test_support.h"
 
-static const double pi = 3.14159265358979323846;
+/* pi and by_id (efsi_body by id) are src/packing.c's */
 
 /* 20 um lumen in a 22 x 22 um cross-section, `length` um long; 0.5 um cells. */
 static efsi_seeding lumen_case(double length)
@@ -83,12 +88,6 @@ static int pack_on(const efsi_seeding *s, const efsi_body_family *f, int nfam,
   ck_assert_msg(decomp_create(d, comm, s->cells, ranks, s->periodic, why, sizeof why) == 0,
                 "%s", why);
   return bodies_pack(s, f, nfam, singles, nsingle, d, 0, packed, report, err, errlen);
-}
-
-static int by_id(const void *a, const void *b)
-{
-  const efsi_body *x = a, *y = b;
-  return (x->id > y->id) - (x->id < y->id);
 }
 
 /* Every packed body, from the lists all ranks of comm keep, in id order; a body kept on
@@ -413,12 +412,92 @@ START_TEST(unreachable_hematocrit_names_the_limit)
 }
 END_TEST
 
+/* Two RBCs as a packing of 266,705 bodies left them at scale 0.5 (centres 0.24 and 0.28 um
+ * apart, discs nearly parallel; the frames as printed there): the contact's normal points
+ * into the other body, and before push_direction the pair swapped places every sweep and
+ * the packing jammed at scale 0.  Driven by the packing's own sweeps (exchange, contacts,
+ * moves) at that scale, each pair must come free of overlap within 20 sweeps. */
+START_TEST(nearly_coincident_rbcs_come_apart)
+{
+  if (!test_rank0_once()) return;
+  static const double centre[2][2][3] = {
+      {{12.38722247402919, 11.52472384485088, 11.99561640153027},
+       {12.4876543406598, 11.68605936928483, 11.85020074995549}},
+      {{12.55083704535366, 12.08026243331773, 11.45771960933052},
+       {12.49820171008389, 12.21606322217104, 11.69507891321038}}};
+  static const double frame[2][2][3][3] = {
+      {{{0.15078162795654182, -0.86750592212151989, -0.47402360252931142},
+        {-0.98797307769383103, -0.14885755288976441, -0.041840491152118173},
+        {-0.034265119625568073, 0.47463133486081877, -0.87951747995436858}},
+       {{-0.19019692670776522, 0.85308475441156084, 0.4858719284559338},
+        {-0.9816520411134364, -0.17210061860480522, -0.08210144489390965},
+        {0.01357936849582066, -0.49257261278557746, 0.87016539915400237}}},
+      {{{0.93607902090381778, -0.29503600392632479, 0.19159807674122348},
+        {-0.34773265081746491, -0.8584861815241549, 0.37693962339814457},
+        {0.053273541080062548, -0.41947018072714259, -0.90620455599248073}},
+       {{0.27368090443339371, 0.91135036196135299, -0.30747240575607832},
+        {-0.9501950800476362, 0.20663261406156189, -0.23330724947877668},
+        {-0.14909081930751511, 0.35601050624805508, 0.92251203083711453}}}};
+  const packing_region r = {.length = {24, 24, 24}, .periodic = {1, 1, 1},
+                            .wall_margin = 0.5, .gap = 0.019979574500000003, .seed = 1};
+  const packing_family f = {.kind = BODY_RBC, .size = {8, 0, 0}, .count = 2, .rotates = 1};
+  const int cells[3] = {24, 24, 24}, one[3] = {1, 1, 1};
+  efsi_decomp d;
+  char why[256];
+  ck_assert(decomp_create(&d, MPI_COMM_SELF, cells, one, r.periodic, why, sizeof why) == 0);
+  shape_info shape;
+  shape_setup(&f, &shape);
+  meridian_table table = {{0, 0}, {0, 0}, 0, NULL};
+  meridian_build(&table);
+  angles ang;
+  angles_setup(&ang);
+  const double reach = 2 * shape.radius + r.gap + 1e-9 * 24;
+  packing_ranks pr;
+  packing_ranks_create(&pr, &d, r.length, r.periodic, reach + shape.radius);
+  for (int c = 0; c < 2; c++) {
+    packing_body *b = efsi_malloc(2 * sizeof *b, "test bodies");
+    for (int m = 0; m < 2; m++) {
+      b[m] = (packing_body){.id = m, .family = 0, .moved = 1};
+      memcpy(b[m].c, centre[c][m], sizeof b[m].c);
+      memcpy(b[m].frame, frame[c][m], sizeof b[m].frame);
+    }
+    packer P = {&r, &shape, &table, &ang, b, 2, 2, 0.49999483684400936};
+    workspace w;
+    memset(&w, 0, sizeof w);
+    workspace_grow(&w, 2);
+    w.nwalls[0] = w.nwalls[1] = -1;
+    packing_list lists[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    long sweep, violated = -1;
+    double first = 0;
+    for (sweep = 0; sweep < 200; sweep++) {
+      exchange(&P, &pr, &w, reach, lists);
+      const sweep_measure m = sweep_contacts(&P, &pr, &w, sweep == 0, reach);
+      if (sweep == 0) first = m.deepest;
+      violated = (long)m.count[0];
+      if (violated == 0) break;
+      sweep_move(&P, &w);
+    }
+    printf("nearly coincident RBCs %d: overlap %.3g of the smaller radius at first, free after "
+           "%ld sweeps\n", c, first, sweep);
+    ck_assert_msg(first > 0.1, "the pair starts overlapping (%g)", first);
+    ck_assert_msg(violated == 0 && sweep <= 20, "still overlapping after %ld sweeps", sweep);
+    workspace_free(&w);
+    for (int k = 0; k < 3; k++) packing_list_free(&lists[k]);
+    free(P.b);
+  }
+  free(table.d);
+  packing_ranks_free(&pr);
+  decomp_free(&d);
+}
+END_TEST
+
 static Suite *packing_suite(void)
 {
   Suite *s = suite_create("packing");
   const TTest *tests[] = {dense_box_never_overlaps, dense_lumen_never_overlaps,
                           packing_ignores_the_thread_count, platelets_keep_to_their_band,
-                          unreachable_hematocrit_names_the_limit, NULL};
+                          unreachable_hematocrit_names_the_limit,
+                          nearly_coincident_rbcs_come_apart, NULL};
   test_case_add(s, "packing", 600, tests);
   return s;
 }
