@@ -34,6 +34,7 @@ struct efsi_halo {
   int max_fields;
   efsi_halo_plan plan;         /* the path of each face (HALO_NO_FACE: none) */
   int host_messages;           /* some face's buffers are read or written by MPI */
+  int messages;                /* some face at all (none: one rank's periodic copies alone) */
   double *send[3][2], *recv[3][2];            /* where the packing writes and reads */
   double *send_host[3][2], *recv_host[3][2];  /* host_mpi on a GPU: what MPI moves */
   double *target[3][2];        /* peer: the neighbour's receive buffer, mapped here */
@@ -285,6 +286,7 @@ efsi_halo *halo_create(const efsi_grid *g, const efsi_decomp *d, int max_fields,
       h->freed[e][side] = h->unpacked[e][side] = MPI_REQUEST_NULL;
       nccl |= path(h, e, side) == HALO_NCCL;
       h->host_messages |= path(h, e, side) == HALO_DEVICE_MPI || path(h, e, side) == HALO_HOST_MPI;
+      h->messages |= path(h, e, side) != HALO_NO_FACE;
     }
   }
   connect_peers(h);
@@ -361,7 +363,7 @@ void halo_start(efsi_halo *h, double *const *fields, int nfields, int width)
   h->width = width;
   h->pending = 1;
   h->phase = 0;
-  h->ops->begin(h->host_messages);
+  h->ops->begin(h->host_messages, h->messages);
   post(h, 0);
 }
 

@@ -69,7 +69,7 @@ static void release(double *buf) { free(buf); }
 
 static void nothing(void) {}
 
-static void begin(int host_messages) { (void)host_messages; }
+static void begin(int host_messages, int messages) { (void)host_messages, (void)messages; }
 
 const efsi_layer_ops efsi_cpu_layers = {
   .name = "cpu",

@@ -72,10 +72,12 @@ typedef struct efsi_layer_ops {
   /* The ordering of an exchange against the kernels (no-ops on the CPU): begin before the
    * first pack (the fields are final; host_messages: the exchange has faces whose buffers
    * MPI reads or writes, which must not be posted while the last exchange still reads
-   * them); sent before MPI reads a packed buffer or an empty message says a neighbour's
-   * buffer is written (the host waits for the packing); end after each direction's unpack:
-   * the kernels queued after it see those halos, with no wait of the host. */
-  void (*begin)(int host_messages);
+   * them; messages: the exchange has faces at all -- without any, one rank's periodic
+   * copies alone, the GPU queues the copies in order with the kernels, with no events);
+   * sent before MPI reads a packed buffer or an empty message says a neighbour's buffer is
+   * written (the host waits for the packing); end after each direction's unpack: the
+   * kernels queued after it see those halos, with no wait of the host. */
+  void (*begin)(int host_messages, int messages);
   void (*sent)(void);
   void (*end)(void);
   /* GPU to GPU on one node (NULL where there is no such path: the CPU).  share allocates n

@@ -3,7 +3,8 @@
  * NCCL groups run on the halo stream, so that they overlap the interior kernels on the
  * compute stream (the halo stream has the higher priority: its blocks are scheduled ahead of
  * the waiting blocks of a long interior kernel); begin and end tie the two streams together
- * with events.  The wall layers (reflect, zero) run on the compute stream, in order with the
+ * with events -- except in an exchange of one rank's periodic copies alone, whose copies
+ * run on the compute stream in order with the kernels (local_only).  The wall layers (reflect, zero) run on the compute stream, in order with the
  * kernels.  Message buffers are device memory: MPI moves them where it is CUDA-aware, and
  * page-locked host copies of them otherwise, which the copy engines fill and drain.  Device
  * buffers are shared with the other processes of the node through CUDA IPC, so that a face
@@ -123,6 +124,12 @@ static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo
   cuda_launched(to_buffer ? "halo pack" : "halo unpack");
 }
 
+/* Whether the exchange under way is one rank's periodic copies alone (begin's messages = 0):
+ * its copies are then queued on the compute stream, in order with the kernels, and neither
+ * begin, copy nor end ties the streams by events (each tie a few microseconds of the GPU's
+ * time, a dozen a step: on a 72^3 grid a step is half a millisecond). */
+static int local_only;
+
 /* A local periodic copy; the kernels after it see the layers it fills (as on the CPU, where
  * the copy is done when the call returns). */
 static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
@@ -130,10 +137,12 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
-  copy_kernel<<<layer_grid(ni, nj, nk, nf), LAYER_THREADS, 0, cuda_halo_stream()>>>(
+  copy_kernel<<<layer_grid(ni, nj, nk, nf), LAYER_THREADS, 0,
+                local_only ? cuda_compute_stream() : cuda_halo_stream()>>>(
       list_of(fields, nf), ni, nj, nk, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
       g->stride[2], shift);
   cuda_launched("halo periodic copy");
+  if (local_only) return;
   static cudaEvent_t copied;
   if (!copied) CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(copied, cuda_halo_stream()));
@@ -174,8 +183,10 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
   cuda_launched("wall face");
 }
 
-static void begin(int host_messages)
+static void begin(int host_messages, int messages)
 {
+  local_only = !messages;
+  if (local_only) return;
   /* The last direction's unpack of the previous exchange may still be queued: a new
    * exchange whose first directions are local copies would post its MPI receives into
    * that buffer before any sent() waited for it.  The stream is idle by now as a rule.
@@ -192,6 +203,7 @@ static void sent(void) { CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream())); 
 
 static void end(void)
 {
+  if (local_only) return;
   static cudaEvent_t unpacked;
   if (!unpacked) CUDA_CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(unpacked, cuda_halo_stream()));
