@@ -4,12 +4,13 @@
  * compute stream (the halo stream has the higher priority: its blocks are scheduled ahead of
  * the waiting blocks of a long interior kernel); begin and end tie the two streams together
  * with events -- except in an exchange of one rank's periodic copies alone, whose copies
- * run on the compute stream in order with the kernels (local_only).  The wall layers (reflect, zero) run on the compute stream, in order with the
- * kernels.  Message buffers are device memory: MPI moves them where it is CUDA-aware, and
- * page-locked host copies of them otherwise, which the copy engines fill and drain.  Device
- * buffers are shared with the other processes of the node through CUDA IPC, so that a face
- * between two GPUs of a node is packed straight into the neighbour's memory over NVLink or
- * PCIe (decomp/halo.c; cudaIpcMemLazyEnablePeerAccess turns on peer access). */
+ * run on the compute stream in order with the kernels (local_only).  The wall layers
+ * (reflect, zero) run on the compute stream, in order with the kernels.  Message buffers
+ * are device memory: MPI moves them where it is CUDA-aware, and page-locked host copies of
+ * them otherwise, which the copy engines fill and drain.  Device buffers are shared with the
+ * other processes of the node through CUDA IPC, so that a face between two GPUs of a node
+ * is packed straight into the neighbour's memory over NVLink or PCIe (decomp/halo.c;
+ * cudaIpcMemLazyEnablePeerAccess turns on peer access). */
 #include <string.h>
 
 #include "base/cuda/cuda.cuh"
@@ -124,10 +125,11 @@ static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo
   cuda_launched(to_buffer ? "halo pack" : "halo unpack");
 }
 
-/* Whether the exchange under way is one rank's periodic copies alone (begin's messages = 0):
- * its copies are then queued on the compute stream, in order with the kernels, and neither
- * begin, copy nor end ties the streams by events (each tie a few microseconds of the GPU's
- * time, a dozen a step: on a 72^3 grid a step is half a millisecond). */
+/* Whether the exchange under way is one rank's periodic copies alone (begin's messages = 0,
+ * the same for every exchange of a run: they share its process grid): its copies are then
+ * queued on the compute stream, in order with the kernels, and neither begin, copy nor end
+ * ties the streams by events (each tie a few microseconds of the GPU's time, a dozen a
+ * step: on a 72^3 grid a step is half a millisecond). */
 static int local_only;
 
 /* A local periodic copy; the kernels after it see the layers it fills (as on the CPU, where
