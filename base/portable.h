@@ -1,9 +1,12 @@
 /* Per-point formulas are written once, in headers, and compiled both by the CPU kernels
  * (C11, OpenMP, SIMD) and by the CUDA kernels (CUDA C++): EFSI_POINT marks such a function
  * (inlined on both: a call inside a point loop stops its vectorisation), and restrict is
- * spelled for both languages. */
+ * spelled for both languages; a double's bits are read and written by one pair of functions. */
 #ifndef EFSI_PORTABLE_H
 #define EFSI_PORTABLE_H
+
+#include <stdint.h>
+#include <string.h>
 
 #if defined(__CUDACC__)
 #define EFSI_POINT static __host__ __device__ __forceinline__
@@ -27,5 +30,21 @@
 #else
 #define EFSI_UNROLL(n)
 #endif
+
+/* The bits of a double and the double of bits (memcpy: the one conversion both C and CUDA
+ * C++ define, which the compilers turn into a register move). */
+EFSI_POINT uint64_t double_bits(double x)
+{
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  return bits;
+}
+
+EFSI_POINT double bits_double(uint64_t bits)
+{
+  double x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
 
 #endif

@@ -74,7 +74,7 @@ void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
 
 void solver_projection_arrays(efsi_solver *sv)
 {
-  sv->div = sv->work[0];
+  sv->div = sv->cs->nmat > 0 ? sv->phi_next[0] : sv->work[0];
   sv->dp = sv->work[1];
 }
 
@@ -160,22 +160,30 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
 }
 
 /* The step's one global reduction: the sums of D*, its Laplacian, p^N's and u's (SMAC: D*,
- * D*^2, p and u only; acm_sums forms the Laplacians), as double-double pairs, the same bits on any process grid; one pair
- * more carries the ranks' stop votes (src/stop.h), so a stop needs no collective of its
- * own.  Returns nonzero when the sums are not finite or past 1e150, a blow-up on its way
- * (their products in acm_parameters would overflow before anything is non-finite). */
-static int global_sums(efsi_solver *sv, efsi_state *s, double sums[SUM_COUNT])
+ * D*^2, p and u only; acm_sums forms the Laplacians), as double-double pairs, the same bits
+ * on any process grid; one pair more carries the ranks' stop votes (src/stop.h), so a stop
+ * needs no collective of its own.  sums_start queues the local sums (the GPU's come as its
+ * queue reaches them, so that the step queues B's update before it waits); global_sums
+ * waits for them and adds the ranks'.  It returns nonzero when the sums are not finite or
+ * past 1e150, a blow-up on its way (their products in acm_parameters would overflow before
+ * anything is non-finite). */
+static void sums_start(efsi_solver *sv, efsi_state *s)
 {
-  const efsi_grid *g = &s->grid;
-  double pairs[2 * (SUM_COUNT + 1)];
-  RUN(sv, acm_sums, g, !sv->cs->smac, sv->div, s->p, s->u, &sv->scratch, pairs);
-  pairs[2 * SUM_COUNT] = sv->stop_vote;
-  pairs[2 * SUM_COUNT + 1] = 0;
+  RUN(sv, acm_sums, &s->grid, !sv->cs->smac, sv->div, s->p, s->u, &sv->scratch, sv->pairs);
+}
+
+static int global_sums(efsi_solver *sv, double sums[SUM_COUNT])
+{
+  double *const pairs = sv->pairs;
   if (sv->cs->config->sync_timers) {   /* the waiting for the slowest rank, apart */
     timers_switch(&sv->timers, TIMER_SYNC);
+    sv->k->sums_wait();
     MPI_Barrier(sv->decomp->comm);
   }
   timers_switch(&sv->timers, TIMER_ALLREDUCE);
+  sv->k->sums_wait();
+  pairs[2 * SUM_COUNT] = sv->stop_vote;
+  pairs[2 * SUM_COUNT + 1] = 0;
   global_sum_dd(sv->decomp, pairs, SUM_COUNT + 1);
   timers_pause(&sv->timers);
   sv->stop_agreed = pairs[2 * SUM_COUNT] > 0;
@@ -260,15 +268,18 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   memset(&sv->info, 0, sizeof sv->info);
   /* v*, on the interior first while the state's halos arrive (performance.overlap) */
   exchange_state_around(sv, s, momentum);
-  /* phi^{N+1} and B^{N+1} with v^N, while v* is exchanged (width 2) */
+  /* phi^{N+1} with v^N, while v* is exchanged (width 2) */
   exchange_velocity_start(sv);
-  solid_transport(sv, s);
+  solid_fractions(sv, s);
   exchange_velocity_finish(sv, &s->grid, s->time + sv->dt);
   take_velocity(sv, s);
-  /* D* = rho div v*, and the one global reduction */
+  /* D* = rho div v*, and the one global reduction: B^{N+1} with v^N (now in the rate
+   * arrays) while its sums come */
   divergence_star(sv, s);
+  sums_start(sv, s);
+  solid_tensor(sv, s, sv->fu, sv->fv, sv->fw);
   double sums[SUM_COUNT];
-  if (global_sums(sv, s, sums)) {
+  if (global_sums(sv, sums)) {
     if (sv->tracers) tracers_advance_cancel(sv->tracers);   /* a run that blew up */
     return 1;
   }

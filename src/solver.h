@@ -29,8 +29,8 @@ typedef struct {
  * they are all it allocates besides its scratch (solver_array_count; src/case.c counts
  * them for the memory estimate).  The six of work[] hold one thing after another in a
  * step: the stress of level N while v* is formed; the GPU's face fluxes of phi, then B^{N+1}
- * while the solid moves (B^{N+1} becomes the state's B, and B^N's arrays become work[]);
- * D* and dp in the projection. */
+ * (B^{N+1} becomes the state's B, and B^N's arrays become work[]); dp, and D* without a
+ * solid, in the projection. */
 #define SOLVER_ARRAYS(X)                                                                  \
   X(fu) X(fv) X(fw)                    /* v* (the momentum's rate arrays) */              \
   X(work[0]) X(work[1]) X(work[2]) X(work[3]) X(work[4]) X(work[5])
@@ -49,8 +49,10 @@ typedef struct efsi_solver {
   double *fu, *fv, *fw;          /* v* */
   double *work[6];               /* the stress (sxx, syy, szz at centres; sxy, sxz, syz on
                                     edges), then B^{N+1}, then D* and dp (SOLVER_ARRAYS) */
-  double *div, *dp;              /* D* = rho div v* and the pressure increment: work[0] and
-                                    work[1] (and the diagnostics' divergence between steps) */
+  double *div, *dp;              /* D* = rho div v* (and the diagnostics' divergence between
+                                    steps): phi_next[0] with a solid (phi^N's, free once the
+                                    new phi is the state's, while work[] takes B^{N+1}), else
+                                    work[0]; the pressure increment: work[1] */
   double *phi_next[EFSI_MAX_MATERIALS];  /* phi_m^{N+1} until it becomes the state's; the
                                     first holds sum_m G_m phi_m while the stress is formed */
   efsi_scratch scratch;          /* the kernels' scratch, reserved at creation */
@@ -58,6 +60,7 @@ typedef struct efsi_solver {
   efsi_timers timers;
   long interior_first;           /* steps whose momentum began on the interior (overlap) */
   efsi_tracers *tracers;         /* moved with every new state (solver_move_tracers) */
+  double pairs[2 * (SUM_COUNT + 1)];  /* the step's sums (acm_sums) and the stop votes */
   double stop_vote;              /* this rank's wish to stop (1) or not (0), set before a step */
   int stop_agreed;               /* some rank's vote in the last step's reduction was 1 */
 } efsi_solver;
@@ -73,8 +76,8 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
                    double dt, const efsi_backend *b);
 void solver_free(efsi_solver *sv);
 
-/* div and dp pointed at the work arrays they use, work[0] and work[1]: at creation, and
- * whenever work[] changes hands (src/solid.c). */
+/* div and dp pointed at the arrays they use (efsi_solver): at creation, and whenever
+ * work[] or phi_next[] change hands (src/solid.c, the pressure's update). */
 void solver_projection_arrays(efsi_solver *sv);
 
 /* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t. */

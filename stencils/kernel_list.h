@@ -89,7 +89,8 @@ enum {
     (const efsi_grid *g, int width, double shift, const double *dp, double *p))              \
   X(field_scale, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                    \
     (const efsi_grid *g, double c, double *f))                                               \
-  /* reductions (reductions.h): the results on the host */                                  \
+  /* reductions (reductions.h): the results on the host; acm_sums' once the table's         \
+   * sums_wait returns (stencils/kernels.h) */                                               \
   X(acm_sums, KERNEL_FAMILY_PROJECTION, ACM_SUMS_FLOPS, 3, 0, void,                          \
     (const efsi_grid *g, int laplacians, const double *div, const double *p, const double *u, \
      efsi_scratch *scratch, double sums[2 * SUM_COUNT]))                                     \
@@ -136,6 +137,9 @@ extern "C" {
   type name##_cuda parameters;
 EFSI_KERNEL_LIST(EFSI_KERNEL_PROTOTYPES)
 #undef EFSI_KERNEL_PROTOTYPES
+
+/* The GPU's sums_wait (stencils/kernels.h): acm_sums' results in its sums[]. */
+void acm_sums_wait_cuda(void);
 
 /* What the list says of kernel id: name, family, agreement. */
 typedef struct {

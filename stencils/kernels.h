@@ -17,6 +17,10 @@ typedef struct efsi_kernels {
   type(*name) parameters;
   EFSI_KERNEL_LIST(EFSI_KERNEL_MEMBER)
 #undef EFSI_KERNEL_MEMBER
+  /* The results of acm_sums, the reduction that is queued and not waited for: they are in
+   * its sums[] once this returns (the CPU's at once; the GPU's as its queue reaches them,
+   * so that the step queues more work before it waits, src/solver.c). */
+  void (*sums_wait)(void);
 } efsi_kernels;
 
 /* The CPU's kernels; the GPU's in a build with the GPU backend. */

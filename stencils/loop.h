@@ -23,7 +23,6 @@
 #define EFSI_LOOP_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "base/grid.h"
 #include "base/portable.h"
@@ -87,13 +86,7 @@ EFSI_POINT uint64_t range_mask(ptrdiff_t i, ptrdiff_t lo, ptrdiff_t hi)
  * conditional store. */
 EFSI_POINT double select_at(uint64_t mask, double x, double y)
 {
-  uint64_t bx, by;
-  memcpy(&bx, &x, sizeof bx);
-  memcpy(&by, &y, sizeof by);
-  const uint64_t bits = (bx & mask) | (by & ~mask);
-  double r;
-  memcpy(&r, &bits, sizeof r);
-  return r;
+  return bits_double((double_bits(x) & mask) | (double_bits(y) & ~mask));
 }
 
 /* The box of owned cells widened by `width` layers on every side. */

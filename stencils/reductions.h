@@ -59,7 +59,9 @@ void reduce_planes(const double *plane, int planes, int count, const int *combin
  * valid halos of width 1) or taken as 0 (laplacians = 0, SMAC, which needs only the other
  * sums); plane holds 2 n[2] SUM_COUNT doubles of scratch.  Combine ranks with
  * global_sum_dd (decomp/reduce.h), then hi is the sum.  Values streamed per owned cell:
- * D*, p and u read: 3. */
+ * D*, p and u read: 3.  The sums are queued, not waited for: they are in sums[] once the
+ * kernel table's sums_wait returns (at once on the CPU; on the GPU the chunks' pairs
+ * stay in the scratch's staging memory until then, so no other reduction may come between). */
 
 /* The ACM's terms (the SUM_ order) of a point from its values: d = D*, ld and lp the
  * Laplacians of D* and p (0 without them), pq = p and uq = u there. */

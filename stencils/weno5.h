@@ -12,19 +12,10 @@
 
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
 #include "base/grid.h"
 #include "base/portable.h"
 #include "stencils/location.h"
-
-/* The bits of x. */
-EFSI_POINT uint64_t double_bits(double x)
-{
-  uint64_t bits;
-  memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
 
 /* 2^-e for x = f 2^e, 1 <= f < 2, DBL_MIN <= x < 2^1023 (2^-e then a normal double): the
  * power of two that scales x into [1, 2), exactly, from x's exponent field alone (the biased
@@ -34,10 +25,7 @@ EFSI_POINT uint64_t double_bits(double x)
 EFSI_POINT double eps_scale(double x)
 {
   const uint64_t exponent = double_bits(x) & UINT64_C(0x7ff0000000000000);
-  const uint64_t bits = (UINT64_C(2046) << 52) - exponent;
-  double scale;
-  memcpy(&scale, &bits, sizeof scale);
-  return scale;
+  return bits_double((UINT64_C(2046) << 52) - exponent);
 }
 
 /* The WENO5 combination of five one-sided differences q1..q5 (divided or undivided: the

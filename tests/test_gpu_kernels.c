@@ -150,6 +150,7 @@ CALL(acm_sums)
 {
   FIELDS;
   k->acm_sums(g, 1, a[0], a[3], a[4], scratch, out);
+  k->sums_wait();   /* queued: the sums are in out once waited for */
   /* double-double sums: the rounded values (hi) are compared */
   for (int c = 0; c < SUM_COUNT; c++) out[c] = out[2 * c];
   for (int c = SUM_COUNT; c < OUT; c++) out[c] = 0;

@@ -96,12 +96,10 @@ __global__ void reflect_kernel(reflect_batch b, ptrdiff_t s1, ptrdiff_t s2)
   *at = r.sign != 0.0 ? r.offset + r.sign * at[r.shift] : r.offset;
 }
 
-__global__ void zero_kernel(double *f, int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
-                            ptrdiff_t s2)
+__global__ void zero_kernel(double *f, cuda_box b)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
-  if (i >= ni || j >= nj) return;
-  f[origin + s1 * j + s2 * (ptrdiff_t)blockIdx.z + i] = 0.0;
+  int i, j;
+  if (cuda_box_place(b, &i, &j)) f[cuda_box_index(b, i, j)] = 0.0;
 }
 
 static field_list list_of(double *const *fields, int nf)
@@ -179,9 +177,10 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0) return;
-  zero_kernel<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                cuda_compute_stream()>>>(f, ni, nj, grid_index(g, lo[0], lo[1], lo[2]),
-                                         g->stride[1], g->stride[2]);
+  const cuda_box b = cuda_box_of(ni, nj, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                 g->stride[2]);
+  zero_kernel<<<cuda_box_blocks(b, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                cuda_compute_stream()>>>(f, b);
   cuda_launched("wall face");
 }
 

@@ -11,5 +11,6 @@ extern "C" {
 extern "C" const efsi_kernels efsi_cuda_kernels = {
   .name = "gpu",
   EFSI_KERNEL_LIST(EFSI_GPU_ENTRY)
+  .sums_wait = acm_sums_wait_cuda,
 };
 #undef EFSI_GPU_ENTRY

@@ -1,6 +1,6 @@
 /* The GPU's point loop, what FOR_BOX (stencils/loop.h) becomes under nvcc: for_box runs
  * body(p) for every point p of the box lo <= (i, j, k) < hi of grid g, one thread a point
- * (i along the block's x threads, so that neighbouring threads touch neighbouring
+ * (placed by cuda_box, base/cuda/cuda.cuh: neighbouring threads touch neighbouring
  * addresses), on the compute stream.  The body is a device lambda; it captures arrays
  * (device pointers) and scalars by value. */
 #ifndef EFSI_CUDA_LAUNCH_CUH
@@ -8,23 +8,12 @@
 
 #include "base/cuda/cuda.cuh"
 
-/* This thread's point of the box (i, j from the block's threads, k = blockIdx.z; relative
- * to the box's first point) into *p, *i, *j; false for a thread past the box's edge. */
-__device__ __forceinline__ bool box_point(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1,
-                                          ptrdiff_t s2, ptrdiff_t *p, int *i, int *j)
-{
-  *i = blockIdx.x * blockDim.x + threadIdx.x;
-  *j = blockIdx.y * blockDim.y + threadIdx.y;
-  *p = origin + *i + s1 * *j + s2 * (ptrdiff_t)blockIdx.z;
-  return *i < ni && *j < nj;
-}
-
+/* One thread a point of box b, the body given the point's index. */
 template <typename Body>
-__global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+__global__ void box_kernel(cuda_box b, Body body)
 {
-  ptrdiff_t p;
   int i, j;
-  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p);
+  if (cuda_box_place(b, &i, &j)) body(cuda_box_index(b, i, j));
 }
 
 /* The same with a floor on the blocks a multiprocessor holds at once (__launch_bounds__: the
@@ -33,21 +22,19 @@ __global__ void box_kernel(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdi
  * too few threads to hide its latencies. */
 template <int min_blocks, typename Body>
 __global__ void __launch_bounds__(CUDA_BLOCK_X * CUDA_BLOCK_Y, min_blocks)
-box_kernel_bounded(int ni, int nj, ptrdiff_t origin, ptrdiff_t s1, ptrdiff_t s2, Body body)
+box_kernel_bounded(cuda_box b, Body body)
 {
-  ptrdiff_t p;
   int i, j;
-  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p);
+  if (cuda_box_place(b, &i, &j)) body(cuda_box_index(b, i, j));
 }
 
 /* The same, the body also given the point's local indices (FOR_BOX_AT, stencils/loop.h). */
 template <typename Body>
-__global__ void box_kernel_at(int ni, int nj, int lo0, int lo1, int lo2, ptrdiff_t origin,
-                              ptrdiff_t s1, ptrdiff_t s2, Body body)
+__global__ void box_kernel_at(cuda_box b, int lo0, int lo1, int lo2, Body body)
 {
-  ptrdiff_t p;
   int i, j;
-  if (box_point(ni, nj, origin, s1, s2, &p, &i, &j)) body(p, lo0 + i, lo1 + j, lo2 + (int)blockIdx.z);
+  if (cuda_box_place(b, &i, &j))
+    body(cuda_box_index(b, i, j), lo0 + i, lo1 + j, lo2 + (int)blockIdx.z);
 }
 
 /* min_blocks 0: no floor (the compiler's choice of registers). */
@@ -56,14 +43,14 @@ void for_box(const efsi_grid *g, const int lo[3], const int hi[3], const char *n
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0) return;
-  const dim3 blocks = cuda_box_grid(ni, nj, nk), threads(CUDA_BLOCK_X, CUDA_BLOCK_Y);
-  const ptrdiff_t origin = grid_index(g, lo[0], lo[1], lo[2]);
+  const cuda_box b = cuda_box_of(ni, nj, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                 g->stride[2]);
+  const dim3 blocks = cuda_box_blocks(b, nk), threads(CUDA_BLOCK_X, CUDA_BLOCK_Y);
   cudaStream_t stream = cuda_compute_stream();
   if constexpr (min_blocks > 0)
-    box_kernel_bounded<min_blocks><<<blocks, threads, 0, stream>>>(ni, nj, origin, g->stride[1],
-                                                                   g->stride[2], body);
+    box_kernel_bounded<min_blocks><<<blocks, threads, 0, stream>>>(b, body);
   else
-    box_kernel<<<blocks, threads, 0, stream>>>(ni, nj, origin, g->stride[1], g->stride[2], body);
+    box_kernel<<<blocks, threads, 0, stream>>>(b, body);
   cuda_launched(name);
 }
 
@@ -72,10 +59,10 @@ void for_box_at(const efsi_grid *g, const int lo[3], const int hi[3], const char
 {
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0) return;
-  box_kernel_at<<<cuda_box_grid(ni, nj, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                  cuda_compute_stream()>>>(ni, nj, lo[0], lo[1], lo[2],
-                                           grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
-                                           g->stride[2], body);
+  const cuda_box b = cuda_box_of(ni, nj, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
+                                 g->stride[2]);
+  box_kernel_at<<<cuda_box_blocks(b, nk), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                  cuda_compute_stream()>>>(b, lo[0], lo[1], lo[2], body);
   cuda_launched(name);
 }
 

@@ -212,6 +212,16 @@ static int acm_chunks(int columns, int n2, int resident)
   return best;
 }
 
+/* acm_sums' results in flight: the chunks' pairs that acm_blocks_kernel writes to the
+ * staging memory, reduced into `to` once the event `ready` has passed (acm_sums_wait_cuda).
+ * One at a time: a step queues its one reduction and waits for it before the next. */
+static struct {
+  const double *plane;
+  int chunks;
+  double *to;
+  cudaEvent_t ready;
+} pending;
+
 void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const double *p,
                    const double *u, efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
@@ -221,13 +231,16 @@ void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const 
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
                                                              acm_column_kernel, ACM_GPU_COLUMNS, 0));
     resident = (per_multiprocessor > 0 ? per_multiprocessor : 1) * cuda_multiprocessors();
+    CUDA_CHECK(cudaEventCreateWithFlags(&pending.ready, cudaEventDisableTiming));
   }
+  if (pending.to)
+    efsi_abort(EFSI_EXIT_RUNTIME, "acm_sums queued again before its sums were waited for");
   const long columns = ((long)g->n[0] * g->n[1] + ACM_GPU_COLUMNS - 1) / ACM_GPU_COLUMNS;
   const int chunks = acm_chunks((int)columns, g->n[2], resident);
   double *block_pairs = (double *)scratch_work(
       scratch, (size_t)columns * chunks * 2 * SUM_COUNT * sizeof(double));
   /* the chunks' pairs go straight to the page-locked staging memory, which a GPU with
-   * unified addressing writes through the host's own pointer: no copy to queue and wait for */
+   * unified addressing writes through the host's own pointer: no copy to queue */
   const size_t n = (size_t)chunks * 2 * SUM_COUNT;
   double *plane = (double *)scratch_staging(scratch, n * sizeof(double));
   cudaStream_t stream = cuda_compute_stream();
@@ -239,8 +252,18 @@ void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const 
   acm_blocks_kernel<<<chunks * SUM_COUNT, ACM_GPU_COLUMNS, 0, stream>>>((int)columns, block_pairs,
                                                                        plane);
   cuda_launched("acm_sums (blocks)");
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  reduce_planes_dd(plane, chunks, SUM_COUNT, sums);
+  CUDA_CHECK(cudaEventRecord(pending.ready, stream));
+  pending.plane = plane;
+  pending.chunks = chunks;
+  pending.to = sums;
+}
+
+void acm_sums_wait_cuda(void)
+{
+  if (!pending.to) return;
+  CUDA_CHECK(cudaEventSynchronize(pending.ready));
+  reduce_planes_dd(pending.plane, pending.chunks, SUM_COUNT, pending.to);
+  pending.to = NULL;
 }
 
 void flow_norms_cuda(const efsi_grid *g, double scale, const double *u, const double *v,

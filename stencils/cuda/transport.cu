@@ -12,7 +12,7 @@ extern "C" {
 #include "stencils/loop.h"
 }
 
-/* One thread per point (i, j, k) of the box -1..n in every direction (origin: the point
+/* One thread per point (i, j, k) of the box -1..n in every direction (box b, from the point
  * (-1, -1, -1)): WENO5's flux (weno5_flux) on each face of the owned cells that the point
  * is, along each direction d (0 <= i_d <= n_d, 0 <= i_e < n_e across), in flux_d; and with
  * THINC (thinc 1) the point appended to list[*count ..] when it is an interface cell
@@ -21,15 +21,16 @@ extern "C" {
  * fluxes themselves).  The list's order is the blocks' arrival, which changes nothing: each
  * listed cell writes its own faces (thinc_fluxes_kernel).  One launch where there were
  * three (a direction's fluxes each) and a fourth for the list. */
-__global__ void phi_fluxes_kernel(weno5_stencil_t st, int n0, int n1, int n2, ptrdiff_t origin,
+__global__ void phi_fluxes_kernel(weno5_stencil_t st, int n0, int n1, int n2, cuda_box b,
                                   const double *f, const double *u, const double *v,
                                   const double *w, double *flux_x, double *flux_y,
                                   double *flux_z, int thinc, ptrdiff_t *list, int *count)
 {
-  const int i = (int)(blockIdx.x * blockDim.x + threadIdx.x) - 1;
-  const int j = (int)(blockIdx.y * blockDim.y + threadIdx.y) - 1, k = (int)blockIdx.z - 1;
-  const int inside = i <= n0 && j <= n1;
-  const ptrdiff_t p = origin + (i + 1) + st.s[1] * (j + 1) + st.s[2] * (ptrdiff_t)(k + 1);
+  int i, j;
+  const int inside = cuda_box_place(b, &i, &j);
+  const ptrdiff_t p = cuda_box_index(b, i, j);
+  i -= 1, j -= 1;
+  const int k = (int)blockIdx.z - 1;
   if (inside) {
     const int across_x = j >= 0 && j < n1 && k >= 0 && k < n2;
     const int across_y = i >= 0 && i < n0 && k >= 0 && k < n2;
@@ -107,9 +108,11 @@ void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, cons
   cudaStream_t stream = cuda_compute_stream();
   if (thinc) CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
   const int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
-  phi_fluxes_kernel<<<cuda_box_grid(n0 + 2, n1 + 2, n2 + 2), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
-                      stream>>>(st, n0, n1, n2, grid_index(g, -1, -1, -1), f, u, v, w, flux_x,
-                                flux_y, flux_z, thinc, list, count);
+  const cuda_box box = cuda_box_of(n0 + 2, n1 + 2, grid_index(g, -1, -1, -1), g->stride[1],
+                                   g->stride[2]);
+  phi_fluxes_kernel<<<cuda_box_blocks(box, n2 + 2), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
+                      stream>>>(st, n0, n1, n2, box, f, u, v, w, flux_x, flux_y, flux_z, thinc,
+                                list, count);
   cuda_launched("phi_advance_fluxes");
   if (thinc) {
     /* enough threads for every item where the GPU holds them all at once: 2048 resident
