@@ -17,13 +17,13 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
                         const efsi_timers *t, long steps, double seconds, const char *dir)
 {
   double slowest[TIMER_COUNT + 1];
-  for (int k = 0; k < TIMER_COUNT; k++) slowest[k] = t->seconds[k];
+  for (int k = 0; k < TIMER_COUNT; k++) slowest[k] = timers_seconds(t, k);
   slowest[TIMER_COUNT] = seconds;
   global_max(d, slowest, TIMER_COUNT + 1);
   /* the mean over ranks too: the slowest rank's total less the mean kernel times is the
    * time ranks spend waiting for each other outside the timed calls */
   double mean[TIMER_COUNT];
-  for (int k = 0; k < TIMER_COUNT; k++) mean[k] = t->seconds[k];
+  for (int k = 0; k < TIMER_COUNT; k++) mean[k] = timers_seconds(t, k);
   global_sum(d, mean, TIMER_COUNT);
   for (int k = 0; k < TIMER_COUNT; k++) mean[k] /= d->size;
   if (d->rank != 0) return;
@@ -49,7 +49,9 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   /* rank 0's: every rank launches the same kernels, but for its faces */
   const double launches = t->device && steps > 0 ? (double)(device_launches() - t->launches) / steps
                                                  : 0.0;
-  if (t->device) printf("\n  %.1f GPU kernel launches a step (output's included)", launches);
+  if (t->device)
+    printf("\n  %.1f GPU kernel launches a step (output's included); the families timed on %ld "
+           "of the %ld steps (one in %d)", launches, t->sampled, t->steps, TIMERS_GPU_SAMPLE);
   printf("\n  %-14s %10s %7s %11s %9s %8s %8s\n", "kernel", "seconds", "share", "flop/cell",
          "GFLOP/s", "B/cell", "GB/s");
   for (int k = 0; k < TIMER_COUNT; k++) {
@@ -73,7 +75,9 @@ void report_performance(const efsi_config *c, const efsi_decomp *d, const efsi_g
   fprintf(f, "  \"seconds\": %.6g,\n  \"seconds_output\": %.6g,\n  \"seconds_per_step\": %.6g,\n",
           total, slowest[TIMER_IO], per_step);
   fprintf(f, "  \"mcell_updates_per_second\": %.6g,\n  \"gflops\": %.6g,\n", mcups, gflops);
-  if (t->device) fprintf(f, "  \"gpu_launches_per_step\": %.6g,\n", launches);
+  if (t->device)
+    fprintf(f, "  \"gpu_launches_per_step\": %.6g,\n  \"timed_steps\": %ld,\n", launches,
+            t->sampled);
   if (c->peak_gflops > 0) fprintf(f, "  \"peak_gflops\": %.6g,\n  \"percent_of_peak\": %.6g,\n",
                                   c->peak_gflops, 100 * gflops / c->peak_gflops);
   fprintf(f, "  \"kernels\": {\n");

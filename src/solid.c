@@ -12,8 +12,7 @@ void solid_fractions(efsi_solver *sv, efsi_state *s)
   double *const lent[4] = {sv->work[0], sv->work[1], sv->work[2], sv->work[3]};
   /* volume fractions in conservative form: each material's volume is kept to round-off */
   for (int m = 0; m < s->nmat; m++)
-    RUN(sv, phi_advance, g, s->phi[m], s->u, s->v, s->w, thinc_beta, dt, sv->phi_next[m], lent,
-        &sv->scratch);
+    RUN(sv, phi_advance, g, s->phi[m], s->u, s->v, s->w, thinc_beta, dt, sv->phi_next[m], lent);
   for (int m = 0; m < s->nmat; m++) {
     double *const old = s->phi[m];
     s->phi[m] = sv->phi_next[m];

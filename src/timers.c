@@ -32,6 +32,22 @@ void timers_zero_clocks(efsi_timers *t)
   memset(t->values, 0, sizeof t->values);
   t->launches = device_launches();
   t->steps = 0;
+  t->sampled = 0;
+  t->quiet = t->device && TIMERS_GPU_SAMPLE > 1;
+}
+
+void timers_step(efsi_timers *t)
+{
+  timers_pause(t);   /* no clock runs across a step's end, where quiet may change */
+  if (!t->quiet) t->sampled++;
+  t->steps++;
+  t->quiet = t->device && t->steps % TIMERS_GPU_SAMPLE != TIMERS_GPU_SAMPLE - 1;
+}
+
+double timers_seconds(const efsi_timers *t, int which)
+{
+  if (which == TIMER_IO || t->sampled == 0 || t->sampled == t->steps) return t->seconds[which];
+  return t->seconds[which] * (double)t->steps / (double)t->sampled;
 }
 
 void timers_collect(efsi_timers *t)
@@ -55,7 +71,8 @@ void timer_stop(efsi_timers *t, int which)
 void timers_pause(efsi_timers *t)
 {
   if (t->running < 0) return;
-  timer_stop(t, t->running);
+  if (t->quiet) t->calls[t->running]++;
+  else timer_stop(t, t->running);
   t->running = -1;
 }
 
@@ -63,7 +80,7 @@ void timers_switch(efsi_timers *t, int which)
 {
   if (t->running == which) return;
   timers_pause(t);
-  timer_start(t, which);
+  if (!t->quiet) timer_start(t, which);
   t->running = which;
 }
 

@@ -3,7 +3,16 @@
  * operations and memory traffic per point are declared there), then the exchange, the
  * reduction and the output.  One family's clock runs at a time: a kernel's call
  * (timers_kernel) or an exchange (timers_switch) stops the clock of the family before it,
- * so that the step's code names no clock. */
+ * so that the step's code names no clock.
+ *
+ * On a GPU a clock is a pair of events in the compute stream's queue, and each one the
+ * stream passes costs it time: two events a switch, some twenty a step, made the 72^3
+ * hematocrit case's step 11 % slower (docs/performance-gpu.md).  So there the families'
+ * clocks run on one step in TIMERS_GPU_SAMPLE (the TIMERS_GPU_SAMPLE-th after the clocks
+ * are zeroed, and every TIMERS_GPU_SAMPLE-th after it: never the first, whose launches pay
+ * for the set-up), and timers_seconds scales what they measured to all steps; the whole
+ * step's time is the wall clock's (src/report.c), and the output's clock runs whenever
+ * there is output.  A GPU run of fewer steps times no family. */
 #ifndef EFSI_TIMERS_H
 #define EFSI_TIMERS_H
 
@@ -36,7 +45,11 @@ typedef struct {
   int device;                    /* a GPU run: the clocks are events on its compute stream
                                     (base/device.h), read by timers_collect */
   long launches;                 /* the GPU's kernel launches when the clocks were zeroed */
+  long sampled;                  /* steps whose families' clocks ran (all of them on a CPU) */
+  int quiet;                     /* this step's switches run no clock (a GPU's unsampled step) */
 } efsi_timers;
+
+enum { TIMERS_GPU_SAMPLE = 8 };
 
 /* Zero everything for a case with nmat materials on a block of `cells` owned cells. */
 void timers_reset(efsi_timers *t, int nmat, double cells);
@@ -54,8 +67,11 @@ void timers_pause(efsi_timers *t);
  * diagnostics' kernels are neither timed nor counted. */
 void timers_kernel(efsi_timers *t, int id, const efsi_grid *g);
 /* One step done: the counts per cell and step are over the steps since the clocks were
- * zeroed. */
-static inline void timers_step(efsi_timers *t) { t->steps++; }
+ * zeroed; on a GPU it also decides whether the next step's switches run clocks. */
+void timers_step(efsi_timers *t);
+/* The seconds of clock `which` over the steps since the clocks were zeroed (after
+ * timers_collect): a GPU's families' sampled steps scaled to all of them. */
+double timers_seconds(const efsi_timers *t, int which);
 
 /* A clock of its own, outside the families' switching (the output). */
 void timer_start(efsi_timers *t, int which);

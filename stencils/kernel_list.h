@@ -67,8 +67,7 @@ enum {
   X(phi_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS + AXPY_FLOPS, 5, 0,    \
     void,                                                                                    \
     (const efsi_grid *g, const double *f, const double *u, const double *v, const double *w, \
-     double thinc_beta, double dt, double *next, double *const work[4],                      \
-     efsi_scratch *scratch))                                                                 \
+     double thinc_beta, double dt, double *next, double *const work[4]))                     \
   X(b_advance, KERNEL_FAMILY_OLDROYD, B_ADVANCE_FLOPS(nmat), 15 + nmat, 0, void,             \
     (const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,             \
      const double *u, const double *v, const double *w, double *const b[6],                  \
@@ -156,8 +155,7 @@ double kernel_arrays(int id, int nmat);
 /* The scratch the kernels ask of their caller on grid g (efsi_scratch, base/device.h),
  * which the solver reserves once and efsi --check counts: the reductions their per-plane
  * partials, on the GPU the faces of a wall too, in work and in staging memory (the GPU's
- * transport of phi works in arrays the caller lends, and keeps the length of its list of
- * interface cells in the work memory). */
+ * transport of phi works in arrays the caller lends instead). */
 void kernel_scratch_bytes(const efsi_grid *g, int gpu, size_t *work, size_t *staging);
 
 #ifdef __cplusplus

@@ -1,8 +1,8 @@
 /* The stress of level N on its staggered positions (formulas in stress.h and
- * solid_stress.h), for both backends (stencils/loop.h): the sum G phi material by material,
- * so the loops stay unit-stride on the CPU (modulus_sum), then one pass that reads the
- * velocity, B and G phi once and writes the six components of the viscous and the solid
- * stress added (stress_total). */
+ * solid_stress.h), for both backends (stencils/loop.h): the sum G phi of every material in
+ * one pass (modulus_sum), then one pass that reads the velocity, B and G phi once and
+ * writes the six components of the viscous and the solid stress added (stress_total). */
+#include "base/limits.h"
 #include "stencils/kernel_list.h"
 #include "stencils/loop.h"
 
@@ -12,14 +12,13 @@ void KERNEL(modulus_sum)(const efsi_grid *g, int nmat, const double *modulus,
   int lo[3], hi[3];
   box_owned(g, 2, lo, hi);
   hi[0]--, hi[1]--, hi[2]--;   /* -2..n */
-  const double g0 = modulus[0];
-  const double *restrict p0 = phi[0];
-  FOR_BOX(g, lo, hi, p, gphi[p] = g0 * p0[p]);
-  for (int m = 1; m < nmat; m++) {
-    const double *restrict pm = phi[m];
-    const double gm = modulus[m];
-    FOR_BOX(g, lo, hi, p, gphi[p] += gm * pm[p]);
+  /* the materials' arrays and moduli in locals (the body reads only locals) */
+  double *pm[EFSI_MAX_MATERIALS], gm[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmat; m++) {
+    pm[m] = phi[m];
+    gm[m] = modulus[m];
   }
+  FOR_BOX(g, lo, hi, p, gphi[p] = modulus_sum_at(nmat, gm, pm, p));
 }
 
 void KERNEL(stress_total)(const efsi_grid *g, double mu, int nmat, double *const b[6],

@@ -55,11 +55,11 @@ EFSI_POINT double stress_divergence_at(const double *restrict sdd, const double 
 #define STRESS_DIVERGENCE_FLOPS 27.0
 
 /* modulus_sum (stencils/kernel_list.h): gphi = sum_m G_m phi_m (modulus[m] = G_m) over -2..n
- * in every direction, material by material in modulus_sum_at's order (solid_stress.h).
- * Halo needed: phi_m width 2 on the low side.  Operations per owned cell 2 nmat - 1; values
- * streamed 2 for the first material and 3 for each further one. */
+ * in every direction, every material in one pass, in modulus_sum_at's order
+ * (solid_stress.h).  Halo needed: phi_m width 2 on the low side.  Operations per owned cell
+ * 2 nmat - 1; values streamed: each phi_m read, gphi written. */
 #define MODULUS_SUM_FLOPS(nmat) (2.0 * (nmat) - 1.0)
-#define MODULUS_SUM_ARRAYS(nmat) (3.0 * (nmat) - 1.0)
+#define MODULUS_SUM_ARRAYS(nmat) ((nmat) + 1.0)
 
 /* stress_total (stencils/kernel_list.h): the whole stress of level N in one pass,
  *   s = 2 mu dev(D) + sum_m G_m phi_m dev(B)

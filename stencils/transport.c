@@ -55,10 +55,9 @@ void advection_weno5_conservative(const efsi_grid *g, const double *restrict f,
 
 void phi_advance(const efsi_grid *g, const double *restrict f, const double *restrict u,
                  const double *restrict v, const double *restrict w, double thinc_beta,
-                 double dt, double *restrict next, double *const work[4],
-                 efsi_scratch *scratch)
+                 double dt, double *restrict next, double *const work[4])
 {
-  (void)work, (void)scratch;   /* the CPU's cell loop needs neither */
+  (void)work;   /* the CPU's cell loop needs no face arrays */
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   if (thinc_beta > 0) {

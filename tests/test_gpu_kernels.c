@@ -121,7 +121,7 @@ CALL(phi_advance)
 {
   FIELDS;
   double *const work[4] = {a[18], a[19], a[20], a[21]};
-  k->phi_advance(g, a[16], a[0], a[1], a[2], 0, 0.01, a[9], work, scratch);
+  k->phi_advance(g, a[16], a[0], a[1], a[2], 0, 0.01, a[9], work);
   give_back(b, gpu, 18, 4);
 }
 CALL(b_advance)
@@ -260,19 +260,21 @@ END_TEST
 /* The THINC transport of a volume fraction (solid.phi_transport = thinc) on the random
  * fields: the device's exp is not the host's to the last bit, so the new volume fractions
  * agree to round-off (1e-12 of the largest rate, times dt, and the rounding of phi + dt rate)
- * rather than bit for bit. */
+ * rather than bit for bit.  The GPU transports another volume fraction first, as a step does
+ * material after material: its list of interface cells must not ride along in the next. */
 START_TEST(thinc_agrees)
 {
   bench b;
   bench_open(&b, 4242u);
-  efsi_scratch cpu_scratch = scratch_of(0), gpu_scratch = scratch_of(1);
   const double dt = 0.01;
   double *const cpu_work[4] = {b.host[18], b.host[19], b.host[20], b.host[21]};
   double *const gpu_work[4] = {b.dev[18], b.dev[19], b.dev[20], b.dev[21]};
   efsi_cpu_kernels.phi_advance(&b.g, b.host[16], b.host[0], b.host[1], b.host[2], 3.5, dt,
-                               b.host[9], cpu_work, &cpu_scratch);
+                               b.host[9], cpu_work);
+  efsi_cuda_kernels.phi_advance(&b.g, b.dev[17], b.dev[0], b.dev[1], b.dev[2], 3.5, dt,
+                                b.dev[10], gpu_work);
   efsi_cuda_kernels.phi_advance(&b.g, b.dev[16], b.dev[0], b.dev[1], b.dev[2], 3.5, dt,
-                                b.dev[9], gpu_work, &gpu_scratch);
+                                b.dev[9], gpu_work);
   device_synchronize();
   double *copy = malloc(b.g.size * sizeof *copy);
   device_download(copy, b.dev[9], b.g.size);
@@ -286,8 +288,6 @@ START_TEST(thinc_agrees)
            diff / (largest * dt), largest);
   ck_assert(largest > 0 && diff <= 1e-12 * largest * dt + 1e-15);
   free(copy);
-  scratch_free(&cpu_scratch);
-  scratch_free(&gpu_scratch);
   bench_close(&b);
 }
 END_TEST

@@ -596,7 +596,7 @@ START_TEST(phi_advance_is_transport_then_update)
     const double beta = thinc ? 3.5 : 0.0;
     for (size_t m = 0; m < g.size; m++) next[m] = NAN;
     advection_weno5_conservative(&g, f, vel[0], vel[1], vel[2], beta, dt, rate);
-    phi_advance(&g, f, vel[0], vel[1], vel[2], beta, dt, next, NULL, NULL);
+    phi_advance(&g, f, vel[0], vel[1], vel[2], beta, dt, next, NULL);
     long differing = 0, touched = 0;
     FOR_ALL(&g, i, j, k) {
       const ptrdiff_t p = grid_index(&g, i, j, k);

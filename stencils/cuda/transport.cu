@@ -12,6 +12,10 @@ extern "C" {
 #include "stencils/loop.h"
 }
 
+/* The length of THINC's list of interface cells: zero when a call of phi_advance_cuda
+ * begins (zero at load, and each call's update sets it back). */
+__device__ int list_length;
+
 /* One thread per point (i, j, k) of the box -1..n in every direction (box b, from the point
  * (-1, -1, -1)): WENO5's flux (weno5_flux) on each face of the owned cells that the point
  * is, along each direction d (0 <= i_d <= n_d, 0 <= i_e < n_e across), in flux_d; and with
@@ -88,7 +92,7 @@ __global__ void thinc_fluxes_kernel(weno5_stencil_t st, const double *f, const d
 
 void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, const double *v,
                       const double *w, double thinc_beta, double dt, double *next,
-                      double *const work[4], efsi_scratch *scratch)
+                      double *const work[4])
 {
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
@@ -99,14 +103,15 @@ void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, cons
    * faces' fluxes overwritten (full warps: only listed cells pay for THINC's exponentials);
    * then each cell's difference of its faces' fluxes, and the update f + dt rate. */
   double *flux_x = work[0], *flux_y = work[1], *flux_z = work[2];
-  /* the list in the fourth array (a point index a double's place), its length in the
-   * scratch */
+  /* the list in the fourth array (a point index a double's place), its length in
+   * list_length, zero between calls */
   static_assert(sizeof(ptrdiff_t) == sizeof(double), "one index in a double's place");
   ptrdiff_t *list = (ptrdiff_t *)work[3];
   const int thinc = thinc_beta > 0;
-  int *count = thinc ? (int *)scratch_work(scratch, sizeof(int)) : NULL;
+  static int *length;
+  if (!length) CUDA_CHECK(cudaGetSymbolAddress((void **)&length, list_length));
+  int *count = thinc ? length : NULL;
   cudaStream_t stream = cuda_compute_stream();
-  if (thinc) CUDA_CHECK(cudaMemsetAsync(count, 0, sizeof(int), stream));
   const int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
   const cuda_box box = cuda_box_of(n0 + 2, n1 + 2, grid_index(g, -1, -1, -1), g->stride[1],
                                    g->stride[2]);
@@ -121,7 +126,11 @@ void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, cons
         st, f, u, v, w, list, count, n0, n1, n2, thinc_beta, dt, flux_x, flux_y, flux_z);
     cuda_launched("phi_advance_thinc_fluxes");
   }
+  /* the last kernel of the call sets the list's length back to zero for the next (no
+   * launch of its own) */
+  const ptrdiff_t first = grid_index(g, lo[0], lo[1], lo[2]);
   for_box(g, lo, hi, "phi_advance_update", [=] __device__(ptrdiff_t p) {
     next[p] = axpy_at(f[p], dt, flux_divergence_at(&st, flux_x, flux_y, flux_z, p));
+    if (count && p == first) *count = 0;
   });
 }
