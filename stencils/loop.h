@@ -34,6 +34,10 @@
   for_box(g, lo, hi, __func__, [=] __device__(ptrdiff_t p) { __VA_ARGS__; })
 #define FOR_BOX_AT(g, lo, hi, p, i, j, k, ...) \
   for_box_at(g, lo, hi, __func__, [=] __device__(ptrdiff_t p, int i, int j, int k) { __VA_ARGS__; })
+#define FOR_BOX_SUM(g, lo, hi, p, out, m, count, ...)          \
+  FOR_BOX(g, lo, hi, p, int m = 0; double sum_ = (__VA_ARGS__);   \
+          for (m = 1; m < (count); m++) sum_ += (__VA_ARGS__);     \
+          out[p] = sum_)
 
 #else
 
@@ -60,8 +64,21 @@
           __VA_ARGS__;                                                                     \
         }                                                                                  \
   } while (0)
+#define FOR_BOX_SUM(g, lo, hi, p, out, m, count, ...)                       \
+  do {                                                                      \
+    int m = 0;                                                              \
+    FOR_BOX(g, lo, hi, p, out[p] = (__VA_ARGS__));                          \
+    for (m = 1; m < (count); m++) FOR_BOX(g, lo, hi, p, out[p] += (__VA_ARGS__)); \
+  } while (0)
 
 #endif
+
+/* FOR_BOX_SUM(g, lo, hi, p, out, m, count, term): out[p] = the sum of term over m = 0 ..
+ * count - 1 (count >= 1), added in that order, at every point p of the box; term is an
+ * expression of p and m (a material's contribution, say).  The CPU adds a term a pass, so
+ * that each pass is a unit-stride loop that vectorises (a loop over m inside the point
+ * loop would not); the GPU adds them all in one pass, one launch.  The same bits: each
+ * partial sum is a double either way. */
 
 /* FOR_BOX_AT(g, lo, hi, p, i, j, k, body) is FOR_BOX whose body also sees the point's
  * local indices i, j, k (int on the GPU; i a ptrdiff_t on the CPU), for a kernel whose work

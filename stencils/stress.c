@@ -1,7 +1,8 @@
 /* The stress of level N on its staggered positions (formulas in stress.h and
- * solid_stress.h), for both backends (stencils/loop.h): the sum G phi of every material in
- * one pass (modulus_sum), then one pass that reads the velocity, B and G phi once and
- * writes the six components of the viscous and the solid stress added (stress_total). */
+ * solid_stress.h), for both backends (stencils/loop.h): the sum G phi over the materials
+ * (modulus_sum: one pass on the GPU, a pass a material on the CPU), then one pass that reads
+ * the velocity, B and G phi once and writes the six components of the viscous and the solid
+ * stress added (stress_total). */
 #include "base/limits.h"
 #include "stencils/kernel_list.h"
 #include "stencils/loop.h"
@@ -18,7 +19,7 @@ void KERNEL(modulus_sum)(const efsi_grid *g, int nmat, const double *modulus,
     pm[m] = phi[m];
     gm[m] = modulus[m];
   }
-  FOR_BOX(g, lo, hi, p, gphi[p] = modulus_sum_at(nmat, gm, pm, p));
+  FOR_BOX_SUM(g, lo, hi, p, gphi, m, nmat, gm[m] * pm[m][p]);
 }
 
 void KERNEL(stress_total)(const efsi_grid *g, double mu, int nmat, double *const b[6],

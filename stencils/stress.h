@@ -55,9 +55,10 @@ EFSI_POINT double stress_divergence_at(const double *restrict sdd, const double 
 #define STRESS_DIVERGENCE_FLOPS 27.0
 
 /* modulus_sum (stencils/kernel_list.h): gphi = sum_m G_m phi_m (modulus[m] = G_m) over -2..n
- * in every direction, every material in one pass, in modulus_sum_at's order
- * (solid_stress.h).  Halo needed: phi_m width 2 on the low side.  Operations per owned cell
- * 2 nmat - 1; values streamed: each phi_m read, gphi written. */
+ * in every direction, in modulus_sum_at's order (solid_stress.h), by FOR_BOX_SUM
+ * (stencils/loop.h).  Halo needed: phi_m width 2 on the low side.  Operations per owned cell
+ * 2 nmat - 1; values streamed as the GPU's one pass streams them (each phi_m read, gphi
+ * written: the CPU's passes stream 3 nmat - 1). */
 #define MODULUS_SUM_FLOPS(nmat) (2.0 * (nmat) - 1.0)
 #define MODULUS_SUM_ARRAYS(nmat) ((nmat) + 1.0)
 
