@@ -1159,6 +1159,56 @@ static double seconds_now(clockid_t clock)
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/* What a packing's sweeps use besides its bodies: the families' shapes, the RBC's
+ * meridian table, the angles, the largest radius and a pair's reach, the neighbour ranks,
+ * the sweep's workspace and the lists the exchanges fill.  packing_run opens one; so does a
+ * test that replays a few sweeps (tests/test_packing_mpi). */
+typedef struct {
+  shape_info *shape;
+  meridian_table table;
+  angles ang;
+  double rmax, reach;
+  packing_ranks pr;
+  workspace w;
+  packing_list lists[3];
+} sweeper;
+
+static void sweeper_open(sweeper *s, const packing_region *r, const packing_family *fam,
+                         int nfam, const efsi_decomp *d)
+{
+  memset(s, 0, sizeof *s);
+  s->shape = efsi_malloc((size_t)(nfam > 0 ? nfam : 1) * sizeof *s->shape, "packing shapes");
+  int rbc = 0;
+  for (int f = 0; f < nfam; f++) {
+    shape_setup(&fam[f], &s->shape[f]);
+    rbc |= fam[f].kind == BODY_RBC && fam[f].count > 0;
+    if (fam[f].count > 0) s->rmax = fmax(s->rmax, s->shape[f].radius);
+  }
+  if (rbc) meridian_build(&s->table);
+  angles_setup(&s->ang);
+  /* a pair's reach (and the rounding of the boxes' edges); the neighbours: the ranks within
+   * it, with room for a sweep's steps (a quarter radius, and as much again when a banded
+   * centre is put back into its band) */
+  s->reach = 2 * s->rmax + r->gap + 1e-9 * fmax(r->length[0], fmax(r->length[1], r->length[2]));
+  packing_ranks_create(&s->pr, d, r->length, r->periodic, s->reach + s->rmax);
+}
+
+/* The workspace for nown own bodies, their walls' contacts still to be searched. */
+static void sweeper_start(sweeper *s, long nown)
+{
+  workspace_grow(&s->w, nown);
+  for (long m = 0; m < nown; m++) s->w.nwalls[m] = -1;
+}
+
+static void sweeper_close(sweeper *s)
+{
+  workspace_free(&s->w);
+  for (int k = 0; k < 3; k++) packing_list_free(&s->lists[k]);
+  free(s->table.d);
+  free(s->shape);
+  packing_ranks_free(&s->pr);
+}
+
 int packing_run(const packing_region *r, const packing_family *fam, int nfam,
                 const efsi_decomp *d, double keep_margin, efsi_body **kept, long *nkept,
                 packing_result *result)
@@ -1168,54 +1218,38 @@ int packing_run(const packing_region *r, const packing_family *fam, int nfam,
   memset(result, 0, sizeof *result);
   *kept = NULL;
   *nkept = 0;
+  sweeper s;
+  sweeper_open(&s, r, fam, nfam, d);
+  const double reach = s.reach, rmax = s.rmax;
   long total = 0;
-  double filled = 0, rmax = 0;
-  int rbc = 0;
-  shape_info *shape = efsi_malloc((size_t)(nfam > 0 ? nfam : 1) * sizeof *shape, "packing shapes");
+  double filled = 0;
   for (int f = 0; f < nfam; f++) {
-    shape_setup(&fam[f], &shape[f]);
     total += fam[f].count;
-    filled += fam[f].count * shape[f].volume;
-    rbc |= fam[f].kind == BODY_RBC && fam[f].count > 0;
-    if (fam[f].count > 0) rmax = fmax(rmax, shape[f].radius);
+    filled += fam[f].count * s.shape[f].volume;
   }
-  meridian_table table = {{0, 0}, {0, 0}, 0, NULL};
-  if (rbc) meridian_build(&table);
   const double region = r->lumen ? pi * r->lumen_radius * r->lumen_radius * r->length[0]
                                  : r->length[0] * r->length[1] * r->length[2];
-  angles ang;
-  angles_setup(&ang);
-  /* a pair's reach (and the rounding of the boxes' edges); the neighbours: the ranks within
-   * it, with room for a sweep's steps (a quarter radius, and as much again when a banded
-   * centre is put back into its band) */
-  const double reach = 2 * rmax + r->gap +
-                       1e-9 * fmax(r->length[0], fmax(r->length[1], r->length[2]));
-  packing_ranks pr;
-  packing_ranks_create(&pr, d, r->length, r->periodic, reach + rmax);
   double sigma = fmin(1, cbrt(GROW_START * region / fmax(filled, 1e-300)));
-  packer P = {r, shape, &table, &ang, NULL, 0, 0, sigma};
-  packing_list own = {NULL, 0, 0}, lists[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
-  start_own(&P, &pr, fam, nfam, rmax, &own);
+  packer P = {r, s.shape, &s.table, &s.ang, NULL, 0, 0, sigma};
+  packing_list own = {NULL, 0, 0};
+  start_own(&P, &s.pr, fam, nfam, rmax, &own);
   P.b = own.b;
   P.n = P.nown = own.n;
-  workspace w;
-  memset(&w, 0, sizeof w);
-  workspace_grow(&w, P.nown);
-  for (long m = 0; m < P.nown; m++) w.nwalls[m] = -1;
+  sweeper_start(&s, P.nown);
   double rate = RATE_START, last_sigma = -1;
   long calm = 0, stuck = 0, at_full = 0, most = 0;
   int rc = 1;
   for (long sweep = 0; sweep < SWEEPS_MAX; sweep++) {
     double at = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
     result->cpu_seconds += at - cpu;
-    exchange(&P, &pr, &w, reach, lists);
+    exchange(&P, &s.pr, &s.w, reach, s.lists);
     most = P.n > most ? P.n : most;
     P.sigma = sigma;
     cpu = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
-    sweep_measure m = sweep_contacts(&P, &pr, &w, sigma != last_sigma, reach);
+    sweep_measure m = sweep_contacts(&P, &s.pr, &s.w, sigma != last_sigma, reach);
     at = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
     result->cpu_seconds += at - cpu;
-    sweep_reduce(&m, pr.comm);
+    sweep_reduce(&m, s.pr.comm);
     cpu = seconds_now(CLOCK_PROCESS_CPUTIME_ID);
     const long violated = (long)m.count[0];
     const double mean = total > 0 ? from_fixed(m.count[1]) / total : 0;
@@ -1243,19 +1277,15 @@ int packing_run(const packing_region *r, const packing_family *fam, int nfam,
         if (rate < RATE_MIN) break;
       }
     }
-    sweep_move(&P, &w);
+    sweep_move(&P, &s.w);
   }
   if (rc == 0) result->scale = 1.0;
-  result->order = nematic_order(&P, pr.comm);
+  result->order = nematic_order(&P, s.pr.comm);
   if (rc == 0) keep_near(&P, fam, d, keep_margin, rmax, kept, nkept);
-  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, pr.comm));
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_LONG, MPI_MAX, s.pr.comm));
   result->most_bodies = most;
-  workspace_free(&w);
-  for (int k = 0; k < 3; k++) packing_list_free(&lists[k]);
   free(P.b);
-  free(table.d);
-  free(shape);
-  packing_ranks_free(&pr);
+  sweeper_close(&s);
   result->seconds = seconds_now(CLOCK_MONOTONIC) - start;
   MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &result->seconds, 1, MPI_DOUBLE, MPI_MAX, d->comm));
   MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &result->cpu_seconds, 1, MPI_DOUBLE, MPI_MAX, d->comm));

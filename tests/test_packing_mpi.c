@@ -445,48 +445,34 @@ START_TEST(nearly_coincident_rbcs_come_apart)
   efsi_decomp d;
   char why[256];
   ck_assert(decomp_create(&d, MPI_COMM_SELF, cells, one, r.periodic, why, sizeof why) == 0);
-  shape_info shape;
-  shape_setup(&f, &shape);
-  meridian_table table = {{0, 0}, {0, 0}, 0, NULL};
-  meridian_build(&table);
-  angles ang;
-  angles_setup(&ang);
-  const double reach = 2 * shape.radius + r.gap + 1e-9 * 24;
-  packing_ranks pr;
-  packing_ranks_create(&pr, &d, r.length, r.periodic, reach + shape.radius);
   for (int c = 0; c < 2; c++) {
+    sweeper s;   /* the packing's own set-up (packing_run's) */
+    sweeper_open(&s, &r, &f, 1, &d);
     packing_body *b = efsi_malloc(2 * sizeof *b, "test bodies");
     for (int m = 0; m < 2; m++) {
       b[m] = (packing_body){.id = m, .family = 0, .moved = 1};
       memcpy(b[m].c, centre[c][m], sizeof b[m].c);
       memcpy(b[m].frame, frame[c][m], sizeof b[m].frame);
     }
-    packer P = {&r, &shape, &table, &ang, b, 2, 2, 0.49999483684400936};
-    workspace w;
-    memset(&w, 0, sizeof w);
-    workspace_grow(&w, 2);
-    w.nwalls[0] = w.nwalls[1] = -1;
-    packing_list lists[3] = {{NULL, 0, 0}, {NULL, 0, 0}, {NULL, 0, 0}};
+    packer P = {&r, s.shape, &s.table, &s.ang, b, 2, 2, 0.49999483684400936};
+    sweeper_start(&s, 2);
     long sweep, violated = -1;
     double first = 0;
     for (sweep = 0; sweep < 200; sweep++) {
-      exchange(&P, &pr, &w, reach, lists);
-      const sweep_measure m = sweep_contacts(&P, &pr, &w, sweep == 0, reach);
+      exchange(&P, &s.pr, &s.w, s.reach, s.lists);
+      const sweep_measure m = sweep_contacts(&P, &s.pr, &s.w, sweep == 0, s.reach);
       if (sweep == 0) first = m.deepest;
       violated = (long)m.count[0];
       if (violated == 0) break;
-      sweep_move(&P, &w);
+      sweep_move(&P, &s.w);
     }
     printf("nearly coincident RBCs %d: overlap %.3g of the smaller radius at first, free after "
            "%ld sweeps\n", c, first, sweep);
     ck_assert_msg(first > 0.1, "the pair starts overlapping (%g)", first);
     ck_assert_msg(violated == 0 && sweep <= 20, "still overlapping after %ld sweeps", sweep);
-    workspace_free(&w);
-    for (int k = 0; k < 3; k++) packing_list_free(&lists[k]);
     free(P.b);
+    sweeper_close(&s);
   }
-  free(table.d);
-  packing_ranks_free(&pr);
   decomp_free(&d);
 }
 END_TEST
