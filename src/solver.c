@@ -175,13 +175,12 @@ static void sums_start(efsi_solver *sv, efsi_state *s)
 static int global_sums(efsi_solver *sv, double sums[SUM_COUNT])
 {
   double *const pairs = sv->pairs;
+  sv->k->sums_wait();   /* this rank's sums, queued by sums_start */
   if (sv->cs->config->sync_timers) {   /* the waiting for the slowest rank, apart */
     timers_switch(&sv->timers, TIMER_SYNC);
-    sv->k->sums_wait();
     MPI_Barrier(sv->decomp->comm);
   }
   timers_switch(&sv->timers, TIMER_ALLREDUCE);
-  sv->k->sums_wait();
   pairs[2 * SUM_COUNT] = sv->stop_vote;
   pairs[2 * SUM_COUNT + 1] = 0;
   global_sum_dd(sv->decomp, pairs, SUM_COUNT + 1);
