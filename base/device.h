@@ -33,7 +33,7 @@ void device_free_pinned(double *p);
  * backend's kernels work (device memory on a GPU, host memory on the CPU); `staging` holds
  * results on their way to the host (page-locked on a GPU).  Each grows on demand and keeps
  * its size; scratch_reserve sizes both in advance, so that a run allocates nothing once it
- * steps and --check counts it (src/solver.c). */
+ * steps and --check counts it (src/step/solver.c). */
 typedef struct {
   int gpu;                    /* 1: work in device memory, staging page-locked */
   void *work, *staging;

@@ -11,9 +11,9 @@
  *  3. What can fail for a reason of the input (case file, command line, restart or voxel
  *     file, a plan that does not fit, an output directory that is refused) returns int: 0
  *     on success, nonzero with one line in (err, errlen) that names the file, key and
- *     limit.  Callers pass it up unchanged; src/main.c prints it once, on rank 0, and exits
+ *     limit.  Callers pass it up unchanged; src/run/main.c prints it once, on rank 0, and exits
  *     with EFSI_EXIT_INPUT.  A collective function returns the same verdict on every rank.
- *  4. A run that goes wrong while it runs stops through src/run.c, which keeps the last
+ *  4. A run that goes wrong while it runs stops through src/run/run.c, which keeps the last
  *     good restart file: EFSI_EXIT_BLOWUP for non-finite values or a left stable range,
  *     EFSI_EXIT_RUNTIME for a write that fails; EFSI_EXIT_STOPPED when it was asked to
  *     stop (signals, time.wall_limit), continuable with --restart latest.

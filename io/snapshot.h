@@ -1,6 +1,6 @@
 /* What a fields or restart file holds: named arrays of one grid (each rank passes its own
  * block) and the scalars of the moment.  io/ writes and reads whatever the list names; which
- * arrays a state has, their names, units and meaning, is the caller's (src/state.c). */
+ * arrays a state has, their names, units and meaning, is the caller's (src/case/state.c). */
 #ifndef EFSI_SNAPSHOT_H
 #define EFSI_SNAPSHOT_H
 

@@ -2,7 +2,7 @@
  * From this list come the kernel table of each backend (stencils/kernels.h: the members;
  * stencils/kernels.c and stencils/cuda/kernels.cu: the tables, by designated initialisers),
  * the prototypes of both backends' functions, each kernel's timer family and its operation
- * and memory counts (src/timers.c charges every call of the step to its family), and the
+ * and memory counts (src/case/timers.c charges every call of the step to its family), and the
  * loop of the CPU-against-GPU kernel test (tests/test_gpu_kernels.c), which fails to
  * compile for a kernel without a comparison.
  *
@@ -36,7 +36,7 @@
 #include "stencils/stress.h"
 #include "stencils/weno5.h"
 
-/* The timer families, in the order of the paper's Table 1 (src/timers.h adds the exchange,
+/* The timer families, in the order of the paper's Table 1 (src/case/timers.h adds the exchange,
  * the reduction and the output). */
 enum {
   KERNEL_FAMILY_ADVECTION = 0,   /* WENO5 advection of velocity, volume fractions and B */

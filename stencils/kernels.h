@@ -19,7 +19,7 @@ typedef struct efsi_kernels {
 #undef EFSI_KERNEL_MEMBER
   /* The results of acm_sums, the reduction that is queued and not waited for: they are in
    * its sums[] once this returns (the CPU's at once; the GPU's as its queue reaches them,
-   * so that the step queues more work before it waits, src/solver.c). */
+   * so that the step queues more work before it waits, src/step/solver.c). */
   void (*sums_wait)(void);
 } efsi_kernels;
 

@@ -1,7 +1,7 @@
 /* The bodies output at scale (docs/output.md, "bodies.nc", its cost): N bodies as cubes of
  * 2 x 2 x 2 cells of phi = 1 on a lattice of 3 cells (a periodic box of 3 N^(1/3) cells a
  * side, split along x over the ranks), one tracer each at its cube's centre; times the
- * shapes (src/body_shapes.c: the exchange of tracers, the cells' nearest tracers, the sums
+ * shapes (src/bodies/body_shapes.c: the exchange of tracers, the cells' nearest tracers, the sums
  * to the writing ranks) and the parallel append of records to bodies.nc (io/bodies_nc.c),
  * and checks every record (volume 8 h^3, centroid at the tracer, moments h^2/4 on the
  * diagonal).
@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 
 #include "decomp/decomp.h"
-#include "src/body_shapes.h"
-#include "src/case.h"
-#include "src/config.h"
-#include "src/init_solid.h"
-#include "src/tracers.h"
+#include "src/bodies/body_shapes.h"
+#include "src/case/case.h"
+#include "src/case/config.h"
+#include "src/bodies/init_solid.h"
+#include "src/bodies/tracers.h"
 
 int main(int argc, char **argv)
 {

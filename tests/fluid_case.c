@@ -10,7 +10,7 @@
 
 #include "base/errors.h"
 #include "decomp/reduce.h"
-#include "src/init.h"
+#include "src/case/init.h"
 
 void fluid_case_open(fluid_case *fc, MPI_Comm comm, const char *text,
                      const char *const *overrides, int n_overrides, const int *ranks)

@@ -5,17 +5,17 @@
 
 #include <mpi.h>
 
-#include "src/backend.h"
-#include "src/config.h"
+#include "src/case/backend.h"
+#include "src/case/config.h"
 #include "decomp/decomp.h"
-#include "src/init_solid.h"
-#include "src/solver.h"
-#include "src/state.h"
-#include "src/timestep.h"
+#include "src/bodies/init_solid.h"
+#include "src/step/solver.h"
+#include "src/case/state.h"
+#include "src/step/timestep.h"
 
 typedef struct {
   efsi_config cfg;
-  efsi_case cs;              /* cfg resolved (src/case.h) */
+  efsi_case cs;              /* cfg resolved (src/case/case.h) */
   efsi_decomp decomp;
   efsi_grid grid;
   efsi_state state;          /* what the tests read and write (host memory) */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/seeding.h"
+#include "src/bodies/seeding.h"
 #include "decomp/decomp.h"
 #include "tests/test_support.h"
 

@@ -1,4 +1,4 @@
-/* Each body's volume, centroid and second moments (src/body_shapes.c, docs/tracers.md,
+/* Each body's volume, centroid and second moments (src/bodies/body_shapes.c, docs/tracers.md,
  * "Body shapes") on every process grid of the run's size, against one rank's computation
  * and against closed forms: a rotated ellipsoid's moments R diag(a_i^2/5) R^T (to the
  * sub-cell drawing's error), an RBC across the periodic x side equal to its copy drawn a
@@ -18,11 +18,11 @@
 
 #include "decomp/decomp.h"
 #include "io/bodies_nc.h"
-#include "src/body_shapes.h"
-#include "src/case.h"
-#include "src/config.h"
-#include "src/init_solid.h"
-#include "src/tracers.h"
+#include "src/bodies/body_shapes.h"
+#include "src/case/case.h"
+#include "src/case/config.h"
+#include "src/bodies/init_solid.h"
+#include "src/bodies/tracers.h"
 #include "stencils/draw.h"
 #include "tests/test_support.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/cli.h"
+#include "src/run/cli.h"
 #include "tests/test_support.h"
 
 static efsi_cli o;

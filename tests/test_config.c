@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/config.h"
+#include "src/case/config.h"
 #include "tests/test_support.h"
 
 #define FILE_NAME "cases/x.ini"

@@ -16,7 +16,7 @@
 #include "decomp/decomp.h"
 #include "io/fields.h"
 #include "tests/test_support.h"
-#include "src/state.h"
+#include "src/case/state.h"
 
 /* Wide in x and y, so that the process grids decomp_create picks split x and y too. */
 static const int cells[3] = {40, 32, 24};

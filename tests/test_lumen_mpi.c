@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/diagnose.h"
-#include "src/materials.h"
+#include "src/step/diagnose.h"
+#include "src/case/materials.h"
 #include "stencils/kernel_list.h"
 #include "stencils/draw.h"
 #include "stencils/reductions.h"

@@ -1,4 +1,4 @@
-/* The memory a run allocates against what efsi --check says it will (src/case.c,
+/* The memory a run allocates against what efsi --check says it will (src/case/case.c,
  * case_memory, docs/architecture.md, "A case resolved once"): the state, the solver's work
  * arrays, the kernels' scratch and the halo buffers of a case with two solid materials
  * allocated on the CPU, the bytes taken from the heap (glibc's mallinfo2, or the sanitizer's
@@ -7,7 +7,7 @@
  * objects.  The ACM agrees to small bookkeeping (objects and MPI's buffers, at most 1 % of
  * the total); SMAC's FFT solver is estimated as six fields of owned cells and must fall
  * within a quarter of it, with 256 KiB more for the buffers MPI allocates on the first use
- * of the transposes' communicators.  The running sums of averages (src/outputs.c) are
+ * of the transposes' communicators.  The running sums of averages (src/case/outputs.c) are
  * counted as they are allocated. */
 #include <malloc.h>
 #include <math.h>
@@ -24,11 +24,11 @@
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
 
-#include "src/case.h"
-#include "src/outputs.h"
-#include "src/solver.h"
-#include "src/state.h"
-#include "src/timestep.h"
+#include "src/case/case.h"
+#include "src/case/outputs.h"
+#include "src/step/solver.h"
+#include "src/case/state.h"
+#include "src/step/timestep.h"
 #include "tests/test_support.h"
 
 static const char *const case_text =

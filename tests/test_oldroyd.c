@@ -16,7 +16,7 @@
 #include "tests/test_support.h"
 #include "stencils/oldroyd.h"
 #include "stencils/reference.h"
-#include "src/state.h"
+#include "src/case/state.h"
 
 static const double two_pi = 6.283185307179586, half_pi = 1.5707963267948966;
 

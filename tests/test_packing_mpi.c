@@ -17,7 +17,7 @@
  *   - two RBCs left nearly on top of each other (taken from a packing of 266,705 bodies
  *     that jammed on them) come apart within a few sweeps, where they used to swap places
  *     sweep after sweep.  That test drives the packing's own sweeps on two bodies, so this
- *     file compiles src/packing.c itself (its static functions are the ones tested; the
+ *     file compiles src/bodies/packing.c itself (its static functions are the ones tested; the
  *     library's copy of packing.o is then not linked). */
 #include <check.h>
 #include <math.h>
@@ -30,11 +30,11 @@
 #endif
 
 #include "decomp/decomp.h"
-#include "src/packing.c"   /* the sweeps of nearly_coincident_rbcs_come_apart */
-#include "src/seeding.h"
+#include "src/bodies/packing.c"   /* the sweeps of nearly_coincident_rbcs_come_apart */
+#include "src/bodies/seeding.h"
 #include "tests/test_support.h"
 
-/* pi and by_id (efsi_body by id) are src/packing.c's */
+/* pi and by_id (efsi_body by id) are src/bodies/packing.c's */
 
 /* 20 um lumen in a 22 x 22 um cross-section, `length` um long; 0.5 um cells. */
 static efsi_seeding lumen_case(double length)

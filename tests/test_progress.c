@@ -1,12 +1,12 @@
-/* The progress line and the wall-clock budget of an early stop (src/progress.h,
- * src/stop.h): the steps left to time.steps or time.end_time, the line's fields, the time
+/* The progress line and the wall-clock budget of an early stop (src/run/progress.h,
+ * src/run/stop.h): the steps left to time.steps or time.end_time, the line's fields, the time
  * left, and when time.wall_limit asks for the stop. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
-#include "src/progress.h"
-#include "src/stop.h"
+#include "src/run/progress.h"
+#include "src/run/stop.h"
 #include "tests/test_support.h"
 
 START_TEST(steps_left_to_the_nearer_end)

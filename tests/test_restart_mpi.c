@@ -15,7 +15,7 @@
 #include "decomp/decomp.h"
 #include "tests/test_support.h"
 #include "io/restart.h"
-#include "src/state.h"
+#include "src/case/state.h"
 
 static const int cells[3] = {24, 6, 24};
 static const double length[3] = {6.0, 1.5, 7.0};

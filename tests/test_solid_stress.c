@@ -21,7 +21,7 @@
 #include "stencils/oldroyd.h"
 #include "stencils/reference.h"
 #include "stencils/solid_stress.h"
-#include "src/state.h"
+#include "src/case/state.h"
 #include "stencils/stress.h"
 #include "stencils/reductions.h"
 

@@ -12,7 +12,7 @@
 #include "base/device.h"
 #include "base/grid.h"
 #include "decomp/decomp.h"
-#include "src/seeding.h"
+#include "src/bodies/seeding.h"
 #include "stencils/draw.h"
 
 /* Every point of g, halos included; the owned points; the box lo <= (i, j, k) < hi. */

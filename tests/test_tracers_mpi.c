@@ -19,7 +19,7 @@
 #include "decomp/decomp.h"
 #include "decomp/halo.h"
 #include "tests/test_support.h"
-#include "src/tracers.h"
+#include "src/bodies/tracers.h"
 
 static const int cells[3] = {24, 24, 24};
 static const double length[3] = {3.0, 2.4, 4.8};    /* h = 0.125, 0.1, 0.2 */

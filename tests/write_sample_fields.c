@@ -13,7 +13,7 @@
 #include "io/fields.h"
 #include "decomp/halo.h"
 #include "io/output.h"
-#include "src/state.h"
+#include "src/case/state.h"
 
 /* f <- f + a on the owned cells. */
 static void field_axpy_constant(const efsi_grid *g, double *f, double a)

@@ -25,7 +25,7 @@ libs="$nc_libs $(pkg-config --libs fftw3 inih) -lm"
 objects=""
 for src in "$top"/base/*.c "$top"/stencils/*.c "$top"/decomp/*.c "$top"/io/*.c "$top"/src/*.c \
            "$top"/verify/poisson_fft.c "$top"/verify/poisson_cuda.c; do
-  case $src in */src/main.c) continue ;; esac
+  case $src in */src/run/main.c) continue ;; esac
   obj=$out/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o
   # shellcheck disable=SC2086
   mpicc $cflags -DPACKAGE_VERSION='"fuzz"' -fsanitize=fuzzer-no-link -c "$src" -o "$obj"

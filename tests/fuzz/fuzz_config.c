@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "decomp/decomp.h"
-#include "src/config.h"
-#include "src/timestep.h"
+#include "src/case/config.h"
+#include "src/step/timestep.h"
 
 enum { MAX_OVERRIDES = 16 };
 

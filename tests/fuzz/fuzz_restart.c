@@ -14,7 +14,7 @@
 #include "decomp/decomp.h"
 #include "io/output.h"
 #include "io/restart.h"
-#include "src/state.h"
+#include "src/case/state.h"
 
 static char path[64];
 
