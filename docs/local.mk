@@ -35,3 +35,6 @@ EXTRA_DIST += docs/acm-smac-128/report.md docs/acm-smac-128/initial_state.json \
   docs/acm-smac-128/flow_comparison.csv docs/acm-smac-128/flow_comparison.png \
   docs/acm-smac-128/snapshot_differences.csv docs/acm-smac-128/convergence.csv \
   docs/acm-smac-128/convergence.png docs/acm-smac-128/fig2.png
+# Past measurements, a line each (docs/performance.md), installed beside the pages that link them
+docresultsdir = $(docdir)/results
+dist_docresults_DATA = docs/results/performance-log.md
