@@ -8,7 +8,8 @@
 # not fenced: make check itself stands on them.  As every script test, under
 # tests/environment.sh (mpirun as root allowed; the README says what to do as root).  Also:
 # the Python examples run with what ./quickstart installs (xarray.open_mfdataset needs
-# python3-dask).  Skipped (77) without python3's xarray, netCDF4 and matplotlib.
+# python3-dask).  The three study commands at the top of README.md are checked without
+# running them (below).  Skipped (77) without python3's xarray, netCDF4 and matplotlib.
 set -u
 . "$(dirname "$0")/lib.sh"
 srcdir=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
@@ -52,6 +53,22 @@ for doc in README.md docs/output.md docs/studies.md docs/scripts.md; do
     fi
   done
 done
+# The opening of README.md names the one command of each of efsi's three uses (indented
+# lines "studies/SCRIPT runs/STUDY.ini ..."): running them starts long runs, so here each
+# script must answer --help and each study file must be in the repository.
+grep -E '^ +studies/[A-Za-z0-9_-]+ runs/[A-Za-z0-9_.-]+\.ini' "$srcdir/README.md" > "$tmp/uses"
+uses=0
+while read -r script study rest; do
+  uses=$((uses + 1))
+  if [ ! -f "$srcdir/$study" ]; then
+    echo "FAIL: README.md: $script $study: no $study"; failures=$((failures + 1))
+  elif (cd "$top" && "$script" --help) < /dev/null > "$tmp/out" 2>&1; then
+    echo "ok: README.md: $script --help, $study"
+  else
+    echo "FAIL: README.md: $script --help"; tail -n 15 "$tmp/out"; failures=$((failures + 1))
+  fi
+done < "$tmp/uses"
+[ "$uses" -eq 3 ] || { echo "FAIL: README.md names $uses study commands, not the three uses"; failures=$((failures + 1)); }
 echo "$ran examples, $failures failed"
 [ "$ran" -ge 12 ] || { echo "FAIL: only $ran examples found"; exit 1; }
 [ $failures -eq 0 ]
