@@ -332,15 +332,20 @@ status=$(terminated "$tmp/stop.log" $study --efsi "$fake" "$tmp/stop.ini")
 echo "ok: run.wall_limit passed to efsi as what is left of it, or no run started; SIGTERM waited for; status 4"
 
 # a signal to the job while the real efsi runs under a launcher that then ends with a status
-# of its own (Open MPI's mpirun: 1): efsi stopped cleanly with 4 and says so in its record
-# (efsi --status), so the study ends with 4, not 1
+# of its own (Open MPI's mpirun: 1 after a SIGTERM; a SIGUSR1, which the study passes on,
+# it hands to the ranks): efsi stopped cleanly with 4 and says so in its record (efsi
+# --status), so the study ends with 4, not 1
 launcher=$tmp/fake-mpirun
 cat > "$launcher" <<'SH'
 #!/bin/sh
 "$@" &
 child=$!
 trap 'kill -TERM $child 2> /dev/null; wait $child; exit 1' TERM
-wait $child
+trap 'kill -USR1 $child 2> /dev/null' USR1
+status=0
+wait $child || status=$?
+while kill -0 $child 2> /dev/null; do status=0; wait $child || status=$?; done
+exit $status
 SH
 chmod +x "$launcher"
 write_study "$tmp/sig.ini" "$tmp/sig" 20
