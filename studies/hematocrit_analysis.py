@@ -334,12 +334,18 @@ class Run:
         return 0.5 * st.plasma_t1 if self.ht is None and st.plasma_t1 < st.t1 else st.t0
 
     @property
+    def end_time(self):
+        """The run's time.end_time (the plasma reference's may be earlier)."""
+        return self.study.plasma_t1 if self.ht is None else self.study.t1
+
+    @property
     def t1(self):
         """End of the sampling window: efsi stops at the first step at or past its end time,
-        up to one time step after it, and that last step belongs to the window."""
+        up to one time step after it, and that last step belongs to the window (whether the
+        run got there is measured against end_time, short_of_end)."""
         d = self.diag
         dt = float(d["dt"][-1]) if d is not None and len(d.get("dt", [])) else 0.0
-        return (self.study.plasma_t1 if self.ht is None else self.study.t1) + dt
+        return self.end_time + dt
 
     @property
     def ok(self):
@@ -905,7 +911,7 @@ def analyse(study_dir, log=print, source="outputs"):
             row[key] = window_mean(t, v, run.t0, run.t1)
             if key == "Q":
                 row["Q_drift"], row["t_last"] = halves_drift(t, v, run.t0, run.t1)
-                row["t0"], row["t1"] = run.t0, run.t1
+                row["t0"], row["t1"], row["end_time"] = run.t0, run.t1, run.end_time
                 d = run.diag
                 has = d is not None and len(d.get("time", [])) and "dt" in d
                 row["t_end"] = float(d["time"][-1]) if has else row["t_last"]
@@ -1083,7 +1089,8 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
       "(plasma run: `%s`)." % (plasma.label if plasma else "missing"))
     w("")
     unsteady = [r for r in summary if np.isfinite(r["Q_drift"]) and abs(r["Q_drift"]) > STEADY_DRIFT]
-    short = [r for r in summary if short_of_end(r["t_end"], r["dt_end"], r["t0"], r["t1"])]
+    short = [r for r in summary
+             if short_of_end(r["t_end"], r["dt_end"], r["t0"], r["end_time"])]
     if unsteady:
         w("**Not steady.** The lumen flow rate changed by more than %g %% from the first half "
           "of the sampling window to the second in %s: their µ_rel, hematocrits and wall shear "
@@ -1104,7 +1111,8 @@ def write_report(st, runs, missing, summary, sources, files, tracks, fig7, plasm
         w("")
     if short:
         w("**Runs short of their window's end**: %s." % ", ".join(
-            "%s (to t = %g of %.4g µs)" % (r["label"], r["t_end"], r["t1"]) for r in short))
+            "%s (to t = %g of %.4g µs)" % (r["label"], r["t_end"], r["end_time"])
+            for r in short))
         w("")
     w("**Sources.** Each quantity over time, and where it came from:")
     w("")
