@@ -4,8 +4,8 @@
 # is not blank, whose body colour (the first body's red) fills a disc in the velocity slice
 # on the side of the slice where the sphere is and shows in the 3-D panel further right for
 # the second; the floor's wall shear colour map is there.  A run folder becomes one numbered
-# frame per fields file (and a movie where ffmpeg is installed), --last one picture of the
-# newest; a vessel case draws its lumen; a file that is no fields file is refused with exit
+# frame per fields file, named as the file (and a movie where ffmpeg is installed), --last one
+# picture of the newest under the same name; a vessel case draws its lumen; a file that is no fields file is refused with exit
 # status 2.  Skipped (77) without python3's matplotlib, skimage, scipy or netCDF4.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -73,12 +73,13 @@ print("ok: the sphere at x = 2 and 6 is drawn at pixel x %.0f and %.0f of the sl
 PY
   fail "the pictures do not show the sphere where it is"
 
-# a run folder: one numbered frame per fields file (steps 0, 3, 6), the movie where ffmpeg is
+# a run folder: one frame per fields file (steps 0, 3, 6) named as the file, the movie where
+# ffmpeg is; --last names the newest frame the same way
 $render --size 600x300 "$tmp/left" > "$tmp/series.out" 2> "$tmp/series.err" || fail "render a folder"
-for n in 0000 0001 0002; do
-  [ -s "$tmp/left/pictures/frame_$n.png" ] || fail "no frame_$n.png"
+for n in 00000000 00000003 00000006; do
+  [ -s "$tmp/left/pictures/fields_$n.png" ] || fail "no fields_$n.png"
 done
-[ ! -e "$tmp/left/pictures/frame_0003.png" ] || fail "a frame too many"
+[ "$(ls "$tmp/left/pictures" | grep -c '\.png$')" -eq 3 ] || fail "frames: $(ls "$tmp/left/pictures")"
 if command -v ffmpeg > /dev/null 2>&1; then
   [ -s "$tmp/left/pictures/movie.mp4" ] || fail "ffmpeg is installed, but no movie.mp4"
 else
