@@ -3,6 +3,7 @@
 dt shrinks, and the paper's Fig. 2 as a picture (docs/studies.md, "ACM against SMAC").
 
   studies/fig2_analysis.py STUDY_DIR
+  studies/fig2_analysis.py --redraw DIR     fig2.png again from DIR/fig2_state.npz alone
 
 Reads STUDY_DIR/study.json (written by the study command) and each run's diagnostics.csv,
 bodies.nc and fields files; writes STUDY_DIR/analysis/:
@@ -16,9 +17,14 @@ bodies.nc and fields files; writes STUDY_DIR/analysis/:
                                fitted order
   fig2.png                     the RBCs' surfaces phi = 1/2 at the snapshots, SMAC above, the
                                ACM below, the wall coloured by the wall shear stress
+  fig2_state.npz               what fig2.png shows, kept small: per method and snapshot each
+                               material's phi as uint8, the wall shear stress of each wall
+                               patch as uint16 with its scale, the tracers, the grid (about
+                               0.2 bytes a cell, deflated); --redraw draws fig2.png from it
   report.md                    the tables, the figures, and the numbers to read against the
                                paper's "no significant discrepancies in the particle position
-                               and shape"
+                               and shape"; what fig2.png shows in a sentence, and the
+                               snapshots after the end time that were not run
 Reads through tools/efsi_output.py (netCDF4, or h5py where netCDF4 is missing) and draws with
 matplotlib, scikit-image and SciPy through tools/efsi-render's functions."""
 import json
@@ -453,25 +459,48 @@ def load_render():
     return module
 
 
+STATE_FILE = "fig2_state.npz"   # the snapshots of fig2.png, small: redrawn by --redraw DIR
+
+
 def fig2_picture(path, case, dirs, snapshots):
-    """The paper's Fig. 2: the RBCs' surfaces phi = 1/2 at the snapshots (columns), SMAC in
-    the top row and the ACM in the bottom one, the wall y = 0 coloured by the magnitude of
-    the wall shear stress on one scale for all panels."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    """The paper's Fig. 2 (fig2_figure) from the runs' fields files at the snapshots
+    [(step, {"acm": path, "smac": path})], and its state beside it (save_state)."""
     render = load_render()
-    render.Frame.VIEW = (18.0, -58.0)
+    render.Frame.VIEW = FIG2_VIEW
     frames = {}
-    limits = render.new_limits()
     for method in ("smac", "acm"):
         mu, _ = render.viscosity_of(dirs[method], None)
         for step, files in snapshots:
-            frame = render.Frame(render.read_fields(files[method]), mu, "material")
-            frames[method, step] = frame
-            render.add_to_limits(limits, frame)
+            frames[method, step] = render.Frame(render.read_fields(files[method]), mu,
+                                                "material")
+    steps = [step for step, _ in snapshots]
+    save_state(os.path.join(os.path.dirname(path), STATE_FILE), case, frames, steps)
+    save_figure(fig2_figure(render, case, frames, steps), path)
+
+
+FIG2_VIEW = (18.0, -58.0)
+
+
+def save_figure(fig, path):
+    import matplotlib.pyplot as plt
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def fig2_figure(render, case, frames, steps):
+    """The paper's Fig. 2: the RBCs' surfaces phi = 1/2 at the snapshots' steps (columns),
+    SMAC in the top row and the ACM in the bottom one, the wall y = 0 coloured by the
+    magnitude of the wall shear stress on one scale for all panels (its power of ten in the
+    colour bar's label); the title wrapped to the figure's width.  frames: {(method, step):
+    tools/efsi-render's Frame}.  Returns the matplotlib figure."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    limits = render.new_limits()
+    for frame in frames.values():
+        render.add_to_limits(limits, frame)
     norm = render.shear_scale(limits)
-    columns = len(snapshots)
+    columns = len(steps)
     # the panels' layout is in inches from the bottom of a figure 9.4 in high whose title is
     # one line; a title wrapped into more lines makes the figure higher by them
     height = 9.4
@@ -484,7 +513,7 @@ def fig2_picture(path, case, dirs, snapshots):
     h = height / fig.get_figheight()     # a fraction of the first layout as one of this one
     text.set_y(1 - 0.02 * h)
     for row, method in enumerate(("smac", "acm")):
-        for col, (step, _) in enumerate(snapshots):
+        for col, step in enumerate(steps):
             frame = frames[method, step]
             ax = fig.add_axes([col / columns, (0.53 - 0.45 * row) * h, 1.0 / columns, 0.4 * h],
                               projection="3d")
@@ -492,9 +521,93 @@ def fig2_picture(path, case, dirs, snapshots):
             ax.set_title("%s, t = %s (step %d)" % (METHODS[method], time_words(frame.f["time"]),
                                                    step), fontsize=10)
     render.shear_colourbar(fig, fig.add_axes([0.3, 0.05 * h, 0.4, 0.015 * h]), norm,
-                           frames["acm", snapshots[0][0]].mu)
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+                           frames["acm", steps[0]].mu)
+    return fig
+
+
+def save_state(path, case, frames, steps):
+    """What fig2.png shows, small enough to keep beside it: for each method and snapshot
+    step, each material's phi quantized to uint8 (phi = q / 255), the wall shear stress on
+    each wall patch drawn as uint16 with its scale (tau = q * scale / 65535), the bodies'
+    tracers, and the grid, time and viscosity; deflated (numpy's savez_compressed)."""
+    import numpy as np
+    arrays, meta = {}, {"case": case, "steps": [int(s) for s in steps], "frames": {}}
+    for (method, step), frame in frames.items():
+        f = frame.f
+        key = "%s_%d" % (method, step)
+        meta["frames"][key] = {
+            "time": float(f["time"]), "mu": float(frame.mu), "L": [float(x) for x in f["L"]],
+            "h": [float(x) for x in f["h"]], "cells": [len(f["x"]), len(f["y"]), len(f["z"])],
+            "walls": {k: bool(v) for k, v in f["walls"].items()},
+            "case_name": f["case"], "materials": [m for m in f["phi"]],
+            "walls_drawn": len(frame.wall_faces), "tau_scale": []}
+        for m, phi in f["phi"].items():
+            quantized = np.round(np.clip(phi, 0, 1) * 255)
+            arrays["phi__%s__%s" % (key, m)] = quantized.astype(np.uint8)
+        for i, (_, tau, _) in enumerate(frame.wall_faces):
+            tau = np.nan_to_num(np.asarray(tau, float))
+            scale = float(np.abs(tau).max()) or 1.0
+            meta["frames"][key]["tau_scale"].append(scale)
+            quantized = np.round(np.abs(tau) / scale * 65535)
+            arrays["tau__%s__%d" % (key, i)] = quantized.astype(np.uint16)
+    tracers = {}
+    for (method, step), frame in frames.items():
+        key = "%s_%d" % (method, step)
+        for m, (ids, positions) in frame.tracers.items():
+            arrays["tracer_ids__%s__%s" % (key, m)] = np.asarray(ids, np.int64)
+            arrays["tracers__%s__%s" % (key, m)] = np.asarray(positions, np.float32)
+        tracers[key] = sorted(frame.tracers)
+    meta["tracers"] = tracers
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with open(path + ".tmp", "wb") as out:
+        np.savez_compressed(out, **arrays)
+    os.replace(path + ".tmp", path)
+
+
+def load_state(path):
+    """save_state's file as tools/efsi-render Frames: (render, case, frames, steps)."""
+    import numpy as np
+    render = load_render()
+    render.Frame.VIEW = FIG2_VIEW
+    if not os.path.isfile(path):
+        raise AnalysisError("%s: no such file (the analysis of a study writes it beside "
+                            "fig2.png)" % path)
+    try:
+        data = np.load(path)
+        meta = json.loads(bytes(data["meta"]).decode())
+    except (OSError, ValueError, KeyError) as e:
+        raise AnalysisError("%s: not a state file of fig2_analysis (%s)" % (path, e)) from None
+    frames = {}
+    for key, m in meta["frames"].items():
+        method, step = key.rsplit("_", 1)
+        nx, ny, nz = m["cells"]
+        f = {"x": (np.arange(nx) + 0.5) * m["h"][0], "y": (np.arange(ny) + 0.5) * m["h"][1],
+             "z": (np.arange(nz) + 0.5) * m["h"][2], "h": m["h"], "L": m["L"],
+             "walls": m["walls"], "time": m["time"], "step": int(step), "case": m["case_name"],
+             "path": path, "attrs": {}}
+        f["phi"] = {name: data["phi__%s__%s" % (key, name)].astype(float) / 255.0
+                    for name in m["materials"]}
+        f.update(u=np.zeros((nz, ny, nx)), v=np.zeros((nz, ny, nx)), w=np.zeros((nz, ny, nx)))
+        tracers = {name: (data["tracer_ids__%s__%s" % (key, name)],
+                          data["tracers__%s__%s" % (key, name)].astype(float))
+                   for name in meta["tracers"].get(key, [])}
+        frame = render.Frame(f, m["mu"], "material", tracers=tracers)
+        if len(frame.wall_faces) != m["walls_drawn"]:
+            raise AnalysisError("%s: %d wall patches drawn, %d kept" % (
+                path, len(frame.wall_faces), m["walls_drawn"]))
+        frame.wall_faces = [
+            (tri, data["tau__%s__%d" % (key, i)].astype(float) * m["tau_scale"][i] / 65535,
+             nrm) for i, (tri, _, nrm) in enumerate(frame.wall_faces)]
+        frames[method, int(step)] = frame
+    return render, meta["case"], frames, meta["steps"]
+
+
+def redraw(folder):
+    """fig2.png of a folder drawn again from its fig2_state.npz: the path written."""
+    render, case, frames, steps = load_state(os.path.join(folder, STATE_FILE))
+    path = os.path.join(folder, "fig2.png")
+    save_figure(fig2_figure(render, case, frames, steps), path)
+    return path
 
 
 # ---- the whole analysis -----------------------------------------------------------------------
@@ -583,7 +696,7 @@ def analyse(study_dir, log=print):
     if shown:
         fig2_picture(os.path.join(out, "fig2.png"), case, main, shown)
         log("analysis: fig2.png (%d snapshots)" % len(shown))
-    report.picture(bool(shown))
+    report.picture([r for r in rows if r["step"] == shown[-1][0]] if shown else [], s)
     path = os.path.join(out, "report.md")
     report.write(path)
     return path
@@ -804,9 +917,34 @@ class Report:
         self.add("")
         self.verdict.append("order in dt of the u difference %s" % number(orders.get("u_l2_rel"), 3))
 
-    def picture(self, drawn):
+    def picture(self, last, s):
+        """The figure, what it shows at its last snapshot (last: that snapshot's row of
+        snapshot_differences, or none when nothing was drawn) and the snapshots not run."""
         self.add("## The paper's Fig. 2", "")
-        self.add("![Fig. 2](fig2.png)" if drawn else "No fields file at a snapshot time yet.", "")
+        if not last:
+            self.add("No fields file at a snapshot time yet.", "")
+        else:
+            r = last[0]
+            alike = r["phi_max"] < 0.1 and not r["centroid_cells"] > 0.1
+            self.add("![Fig. 2](fig2.png)", "",
+                     "At t = %s the ACM's and SMAC's RBC surfaces %s: their centroids are at "
+                     "most %s cells apart, phi differs by at most %s in a cell and by %s in "
+                     "L1 over the solid volume, and the velocity by %s of its largest "
+                     "value." % (
+                         time_words(r["time"]),
+                         "cannot be told apart by eye" if alike else "differ visibly",
+                         number(r["centroid_cells"]), number(r["phi_max"]),
+                         number(r["phi_l1_rel"]), number(r["u_max_rel"])), "")
+            self.add("The picture's state (phi and the wall shear stress at its snapshots, "
+                     "quantized) is kept in [%s](%s); `studies/fig2_analysis.py --redraw "
+                     "DIR` draws fig2.png again from it without the runs." % (
+                         STATE_FILE, STATE_FILE), "")
+        later = [t for t in s["time"]["snapshots"] if t > s["time"]["end_time"]]
+        if later:
+            self.add("Not run: the snapshot%s at t = %s (time.end_time = %s); the paper's "
+                     "figure shows t = 0, 0.64 and 6.4 ms." % (
+                         "s" if len(later) > 1 else "", ", ".join(time_words(t) for t in later),
+                         time_words(s["time"]["end_time"])), "")
 
     def write(self, path):
         lines = self.lines[:4] + ["**In short:** " + "; ".join(self.verdict) + ".", ""] \
@@ -817,11 +955,20 @@ class Report:
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
-        sys.stderr.write("usage: studies/fig2_analysis.py STUDY_DIR\n")
+    args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--redraw" and not args[1].startswith("-"):
+        try:
+            print(redraw(args[1]))
+        except AnalysisError as e:
+            sys.stderr.write("fig2_analysis: %s\n" % e)
+            return 2
+        return 0
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.stderr.write("usage: studies/fig2_analysis.py STUDY_DIR | --redraw DIR (fig2.png "
+                         "again from DIR/%s)\n" % STATE_FILE)
         return 2
     try:
-        print(analyse(sys.argv[1]))
+        print(analyse(args[0]))
     except AnalysisError as e:
         sys.stderr.write("fig2_analysis: %s\n" % e)
         return 1

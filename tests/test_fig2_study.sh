@@ -5,7 +5,10 @@
 #   - the pair's initial states are the same bits (the study says so and records it in
 #     initial_state.json), and the same comparison tells a run of another seed apart;
 #   - every table and figure is written, non-empty, and report.md links each; every
-#     figure's title names the case;
+#     figure's title names the case; fig2.png's title fits it, its colour bar's numbers
+#     keep apart, its panels have ticks; its state (fig2_state.npz) is small and --redraw
+#     draws the same picture from it alone; report.md says what it shows and that the
+#     snapshot at 0.5 us was not run;
 #   - the centroid distance at step 0 is 0 for every RBC (body_comparison.csv), the
 #     snapshot differences at step 0 are 0, and the dt study has its two values of dt;
 #   - a run interrupted (its newest restart file and its last fields file gone) and
@@ -58,7 +61,7 @@ acm = $tmp/acm.ini
 smac = $tmp/smac.ini
 [time]
 end_time = 0.25
-snapshots = 0.125 0.25
+snapshots = 0.125 0.25 0.5
 [output]
 diagnostics_every = 2
 bodies_every = 2
@@ -102,6 +105,62 @@ assert "tiny (tiny-channel, 20 x 20 x 20 cells)" in report and "step 0: 0" in re
 print("ok: the centroid distance at step 0 is 0 for both RBCs; snapshots at steps 0, 6, 12; "
       "the dt study at steps 6 and 12")
 PY
+
+# fig2.png: its title inside it, its colour bar's numbers apart with their power of ten in
+# the label, ticks on every panel; its state kept small (fig2_state.npz) and drawn again from
+# that file alone (--redraw) to the same picture; report.md says what it shows and what was
+# not run
+mkdir "$tmp/redrawn"
+cp "$tmp/full/analysis/fig2_state.npz" "$tmp/redrawn/"
+/usr/bin/python3 "$srcdir/studies/fig2_analysis.py" --redraw "$tmp/redrawn" > "$tmp/redraw.out" \
+  || fail "--redraw"
+[ "$(cat "$tmp/redraw.out")" = "$tmp/redrawn/fig2.png" ] || fail "--redraw wrote $(cat "$tmp/redraw.out")"
+/usr/bin/python3 - "$srcdir/studies" "$tmp/full/analysis" "$tmp/redrawn" <<'PY' || fail "fig2.png or its state"
+import os, sys
+sys.dont_write_bytecode = True
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+from matplotlib import image
+import fig2_analysis
+state = os.path.join(sys.argv[2], "fig2_state.npz")
+size = os.path.getsize(state)
+# 2 methods x 3 snapshots of 20^3 cells: well under a byte a cell (128^3: a few MiB)
+assert size < 0.5 * 6 * 20 ** 3, "fig2_state.npz is %d bytes" % size
+render, case, frames, steps = fig2_analysis.load_state(state)
+assert steps == [0, 6, 12] and len(frames) == 6, (steps, sorted(frames))
+assert all(fr.counts == {"rbc": 2} for fr in frames.values()), [fr.counts for fr in frames.values()]
+fig = fig2_analysis.fig2_figure(render, case, frames, steps)
+fig.canvas.draw()
+r = fig.canvas.get_renderer()
+W = fig.bbox.width
+title = fig.texts[0].get_window_extent(r)
+assert 0 <= title.x0 and title.x1 <= W, "the title runs off: %s of %g" % (title.extents, W)
+bar = [a for a in fig.axes if a.name != "3d"]
+assert len(bar) == 1 and not bar[0].xaxis.get_offset_text().get_text()
+ticks = [t.get_window_extent(r) for t in bar[0].get_xticklabels() if t.get_text()]
+assert len(ticks) >= 2 and all(a.x1 < b.x0 for a, b in zip(ticks, ticks[1:])), \
+    "the colour bar's numbers run together"
+for ax in fig.axes:
+    if ax.name == "3d":
+        assert all(len(axis.get_majorticklocs()) >= 2 for axis in (ax.xaxis, ax.yaxis, ax.zaxis))
+a = image.imread(os.path.join(sys.argv[2], "fig2.png"))[..., :3]
+b = image.imread(os.path.join(sys.argv[3], "fig2.png"))[..., :3]
+assert a.shape == b.shape and np.abs(a - b).mean() < 2e-3, (a.shape, b.shape, np.abs(a - b).mean())
+report = open(os.path.join(sys.argv[2], "report.md")).read()
+assert "At t = 0.25 us the ACM's and SMAC's RBC surfaces cannot be told apart by eye" in report
+assert "Not run: the snapshot at t = 0.5 us (time.end_time = 0.25 us)" in report
+assert "(fig2_state.npz)" in report
+print("ok: fig2.png's title fits (%.0f of %.0f px), %d numbers on its colour bar apart; its "
+      "state %d bytes, redrawn from it alone (mean difference %.1e)" % (
+          title.width, W, len(ticks), size, np.abs(a - b).mean()))
+PY
+set +e
+/usr/bin/python3 "$srcdir/studies/fig2_analysis.py" --redraw "$tmp/full/acm" > /dev/null 2> "$tmp/redraw.err"
+status=$?
+set -e
+[ "$status" -eq 2 ] && [ "$(wc -l < "$tmp/redraw.err")" -eq 1 ] && grep -q "fig2_state.npz" "$tmp/redraw.err" \
+  || fail "--redraw of a folder without a state: status $status, $(cat "$tmp/redraw.err")"
+echo "ok: fig2.png fits, its state is small and draws it again"
 
 # the same comparison tells another seed apart
 $efsi -o "$tmp/seed2" --set time.steps=0 --set init.seed=2 --set output.fields_every=0 \
