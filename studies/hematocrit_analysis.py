@@ -186,6 +186,7 @@ class Geometry:
         self.theta = np.arctan2(Z, Y)
         self.tube = self.r < self.R + 2 * max(self.h, self.hz)
         self.cell = self.hx * self.h * self.hz
+        self.cache = {}     # what is computed once per grid (radial_weights)
 
 
 def read_fields(path, names):
@@ -288,14 +289,39 @@ def fields_quantities(path, g, mu, rbc, nbins):
             "prof_phi": prof_phi, "prof_u": prof_u, "prof_n": prof_n, "has_rbc": "phi_rbc" in f}
 
 
+SUBCELL = 32    # points a side of a cross-section cell, for its share of each annulus
+
+
+def radial_weights(g, nbins):
+    """(nbins, nz * ny): the area of each cross-section cell that lies in each annulus of
+    the bins of R / nbins, in cells, from SUBCELL x SUBCELL points of it (beyond R left
+    out; an annulus of h/2 within about 1 % of its area).  Bins narrower than a cell hold no cell
+    centre at some radii (near the axis, and wherever the centres' radii skip a bin), so a
+    cell's value goes to every bin it overlaps, as much as it overlaps it: no bin is empty
+    and none is counted twice."""
+    key = ("radial_weights", nbins)
+    if key not in g.cache:
+        edges = np.linspace(0, g.R, nbins + 1)
+        off = (np.arange(SUBCELL) + 0.5) / SUBCELL - 0.5        # sub-points, in cells
+        dy = (g.y - g.yc)[:, None, None] + g.h * off[None, None, :]   # (ny, 1, sub)
+        ny = len(g.y)
+        w = np.zeros(nbins * g.r.size)
+        for k, z in enumerate(g.z):                             # a row of cells at a time
+            dz = (z - g.zc) + g.hz * off[None, :, None]              # (1, sub, 1)
+            b = np.digitize(np.hypot(dy, dz), edges) - 1             # (ny, sub, sub)
+            cell = np.broadcast_to((k * ny + np.arange(ny))[:, None, None], b.shape)
+            inside = (b >= 0) & (b < nbins)
+            w += np.bincount(b[inside] * g.r.size + cell[inside], minlength=w.size)
+        g.cache[key] = w.reshape(nbins, g.r.size) / SUBCELL ** 2
+    return g.cache[key]
+
+
 def radial_sums(a, g, nbins):
-    """Sums of a (z, y, x) over x and the radial bins of h/2 out to R, and the cells summed
-    per bin (bins of g's cell-centre radius; beyond R left out)."""
-    edges = np.linspace(0, g.R, nbins + 1)
-    b = np.digitize(g.r, edges) - 1                  # (nz, ny); nbins = beyond R
-    b = np.where(b < 0, 0, np.minimum(b, nbins))
-    sums = np.bincount(b.ravel(), a.sum(axis=2).ravel(), minlength=nbins + 1)[:nbins]
-    cells = np.bincount(b.ravel(), minlength=nbins + 1)[:nbins] * a.shape[2]
+    """Sums of a (z, y, x) over x and the radial bins of R / nbins (h/2), each cell by its
+    share of the annulus (radial_weights), and the cells summed per bin."""
+    w = radial_weights(g, nbins)
+    sums = w @ a.sum(axis=2).ravel()
+    cells = w.sum(axis=1) * a.shape[2]
     return sums, cells
 
 
@@ -621,9 +647,14 @@ def cell_free_layer(prof, study, fraction):
 
 # ---- figures -------------------------------------------------------------------------------
 
-def colours(n):
+def colours(runs, study):
+    """The colour of each run: its place among all the study's runs (plasma, then the
+    hematocrits of the study file), so that a run has one colour in every figure, whichever
+    runs a figure draws."""
     cmap = plt.get_cmap("viridis")
-    return [cmap(i / max(n - 1, 1) * 0.9) for i in range(n)]
+    everyone = [r.label for r in study.runs]
+    n = len(everyone)
+    return [cmap(everyone.index(r.label) / max(n - 1, 1) * 0.9) for r in runs]
 
 
 def save(fig, path):
@@ -637,7 +668,7 @@ def figure_timeseries(study, runs, path):
     units = {"Q": "µm³/µs", "Ht": "1", "Hd": "1", "tau_mean": "kPa (pg µm⁻¹ µs⁻²)"}
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5))
     for ax, key in zip(axes.ravel(), keys):
-        for run, c in zip(runs, colours(len(runs))):
+        for run, c in zip(runs, colours(runs, study)):
             if key in ("Ht", "Hd") and run.ht is None:
                 continue
             t, v, _ = run.series(key)
@@ -673,7 +704,8 @@ def figure8(study, tracks, path):
 def figure9(study, profiles, path):
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     few = False
-    for (run, (edges, count, who, rms)), c in zip(profiles, colours(len(profiles))):
+    runs = [run for run, _ in profiles]
+    for (run, (edges, count, who, rms)), c in zip(profiles, colours(runs, study)):
         mid = 0.5 * (edges[1:] + edges[:-1])
         ax.plot(mid, rms, color=c, label="Ht = %g" % run.ht)
         solid = who >= FIG9_FEW_PLATELETS
@@ -730,7 +762,8 @@ def figure_fahraeus(study, rows, path):
 
 def figure_cfl(study, profiles, path):
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.3))
-    for (run, prof, cfl, ref), c in zip(profiles, colours(len(profiles))):
+    runs = [p[0] for p in profiles]
+    for (run, prof, cfl, ref), c in zip(profiles, colours(runs, study)):
         lab = run.label if run.ht is None else "Ht = %g" % run.ht
         a2.plot(prof["r"] / study.R, prof["u"], color=c, label=lab)
         if run.ht is None or not run.ht > 0:
@@ -755,7 +788,8 @@ def figure_cfl(study, profiles, path):
 
 def figure_cfl_series(study, tracks, path):
     fig, ax = plt.subplots(figsize=(7.5, 4.3))
-    for (run, t, c), col in zip(tracks, colours(len(tracks))):
+    runs = [track[0] for track in tracks]
+    for (run, t, c), col in zip(tracks, colours(runs, study)):
         ax.plot(t, c, "o-", color=col, ms=3, label="Ht = %g" % run.ht)
     ax.axvspan(study.t0, study.t1, color="0.9", zorder=0, label="sampling window")
     ax.set_xlabel("time t (µs)")
@@ -952,7 +986,7 @@ def analyse(study_dir, log=print, source="outputs"):
             row["cfl_hi"], _ = cell_free_layer(prof, st, 2 * st.threshold)
         cfl_plot.append((run, prof, row["cfl"], ref))
         for r, p, u, n in zip(prof["r"], prof["phi"], prof["u"], prof["n"]):
-            prof_rows.append((run.label, r, r / st.R, p, u, int(n)))
+            prof_rows.append((run.label, r, r / st.R, p, u, float(n)))
     cfl_rows, cfl_tracks = [], []
     for run, row in zip(runs, summary):
         row["cfl_drift"] = math.nan
