@@ -9,7 +9,8 @@
 #     its labels inside the left half and above the wall shear's colour bar; ticks in um on
 #     the three axes; no "x10^n" beside a colour bar (its power of ten is in its label),
 #     which keeps clear of its tick numbers; the title inside the picture; the slice panel
-#     at least half its room wide and high;
+#     at least half its room wide and high; the thin channel's stretch said in the picture
+#     (x and z drawn 2.7 times longer; the slice's x axis);
 #   - under a Python without numpy efsi-render says in one line what to install and exits
 #     with status 2, without a traceback.
 # Skipped (77) without python3's matplotlib, skimage, scipy or netCDF4.
@@ -137,7 +138,14 @@ def check(path, size):
     sb = slice_ax.get_window_extent(r)
     assert sb.width > 0.5 * (W / 2 - 142) and sb.height > 0.5 * (H - 104), (
         "the slice is a strip: %s" % (sb.bounds,))
-    assert sb.x0 > W / 2 and all(slice_ax.get_tightbbox(r).x1 <= W for _ in [0])
+    assert sb.x0 > W / 2 and slice_ax.get_tightbbox(r).x1 <= W
+    for t in fig.texts:
+        e = t.get_window_extent(r)
+        assert 0 <= e.x0 and e.x1 <= W and 0 <= e.y0 and e.y1 <= H, (t.get_text(), e.extents)
+    said = [t.get_text() for t in fig.texts[1:]]
+    thin = f["L"][0] < f["L"][1] / 3
+    assert said == (["box: x and z drawn 2.7 times longer"] if thin else []), said
+    assert ("drawn x" in slice_ax.xaxis.label.get_text()) == thin, slice_ax.xaxis.label.get_text()
     return box, sb
 
 
