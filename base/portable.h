@@ -1,7 +1,8 @@
 /* Per-point formulas are written once, in headers, and compiled both by the CPU kernels
  * (C11, OpenMP, SIMD) and by the CUDA kernels (CUDA C++): EFSI_POINT marks such a function
  * (inlined on both: a call inside a point loop stops its vectorisation), and restrict is
- * spelled for both languages; a double's bits are read and written by one pair of functions. */
+ * spelled for both languages; a double's bits are read and written by one pair of functions;
+ * pi is defined here once. */
 #ifndef EFSI_PORTABLE_H
 #define EFSI_PORTABLE_H
 
@@ -30,6 +31,10 @@
 #else
 #define EFSI_UNROLL(n)
 #endif
+
+/* pi rounded to the nearest double, the one definition of efsi's sources (C11 has none:
+ * M_PI is POSIX, not C). */
+#define EFSI_PI 3.14159265358979323846
 
 /* The bits of a double and the double of bits (memcpy: the one conversion both C and CUDA
  * C++ define, which the compilers turn into a register move). */

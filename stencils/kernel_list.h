@@ -16,7 +16,7 @@
  *            every array it writes once more (a += counts 2); 8 bytes each, no write-allocate,
  *            halos neglected (docs/performance.md, "Counting conventions"); may use nmat
  * agreement  how the GPU's result compares with the CPU's: 0 bit for bit, else the largest
- *            relative difference allowed (a different order of additions, the device's exp)
+ *            relative difference allowed (the device's exp)
  *
  * The CPU's function is `name`, the GPU's `name_cuda` (KERNEL(name), stencils/loop.h).
  * Arrays are the backend's (device memory on a GPU); results of reductions are on the host;
@@ -88,18 +88,18 @@ enum {
     (const efsi_grid *g, int width, double shift, const double *dp, double *p))              \
   X(field_scale, KERNEL_FAMILY_PROJECTION, 1, 2, 0, void,                                    \
     (const efsi_grid *g, double c, double *f))                                               \
-  /* reductions (reductions.h): the results on the host; acm_sums' once the table's         \
-   * sums_wait returns (stencils/kernels.h) */                                               \
+  /* reductions (reductions.h, the form of reduce.h): the results on the host; acm_sums'     \
+   * once the table's sums_wait returns (stencils/kernels.h) */                              \
   X(acm_sums, KERNEL_FAMILY_PROJECTION, ACM_SUMS_FLOPS, 3, 0, void,                          \
     (const efsi_grid *g, int laplacians, const double *div, const double *p, const double *u, \
      efsi_scratch *scratch, double sums[2 * SUM_COUNT]))                                     \
-  X(flow_norms, KERNEL_FAMILY_DIAGNOSTICS, 0, 4, 1e-13, void,                                \
+  X(flow_norms, KERNEL_FAMILY_DIAGNOSTICS, 0, 4, 0, void,                                    \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \
      const double *div, efsi_scratch *scratch, double out[FLOW_COUNT]))                      \
-  X(phi_moments, KERNEL_FAMILY_DIAGNOSTICS, 0, 1, 1e-12, void,                               \
+  X(phi_moments, KERNEL_FAMILY_DIAGNOSTICS, 0, 1, 0, void,                                   \
     (const efsi_grid *g, const double *phi, efsi_scratch *scratch,                           \
      double out[MOMENT_COUNT]))                                                              \
-  X(elastic_energy, KERNEL_FAMILY_DIAGNOSTICS, 0, 3 + nmat, 1e-12, double,                   \
+  X(elastic_energy, KERNEL_FAMILY_DIAGNOSTICS, 0, 3 + nmat, 0, double,                       \
     (const efsi_grid *g, int nmat, const double *modulus, double *const phi[],               \
      double *const b[6], efsi_scratch *scratch))                                             \
   X(det_range, KERNEL_FAMILY_DIAGNOSTICS, 0, 6 + nmat, 0, void,                              \
@@ -108,7 +108,7 @@ enum {
   X(wall_shear_sums, KERNEL_FAMILY_DIAGNOSTICS, 0, 0, 0, void,                               \
     (const efsi_grid *g, int d, double mu, const double *u, const double *tangential,        \
      const double u_wall[2], efsi_scratch *scratch, double sum_count[2]))                    \
-  X(lumen_sums, KERNEL_FAMILY_DIAGNOSTICS, 0, 5, 1e-12, void,                                \
+  X(lumen_sums, KERNEL_FAMILY_DIAGNOSTICS, 0, 5, 0, void,                                    \
     (const efsi_grid *g, double mu, const double *phi_wall, const double *phi_rbc,           \
      const double *u, const double *v, const double *w, efsi_scratch *scratch,               \
      double out[LUMEN_COUNT]))                                                               \

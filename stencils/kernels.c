@@ -45,15 +45,13 @@ double kernel_arrays(int id, int nmat)
 
 void kernel_scratch_bytes(const efsi_grid *g, int gpu, size_t *work, size_t *staging)
 {
-  _Static_assert(2 * SUM_COUNT >= FLOW_COUNT && 2 * SUM_COUNT >= MOMENT_COUNT
-                 && 2 * SUM_COUNT >= LUMEN_COUNT, "the ACM's pairs are the most partials");
-  /* a plane's partials (the ACM's pairs are the most), the GPU's ACM sums a block's pairs */
+  _Static_assert((int)SUM_COUNT >= (int)FLOW_COUNT && (int)SUM_COUNT >= (int)MOMENT_COUNT
+                 && (int)SUM_COUNT >= (int)LUMEN_COUNT, "the ACM's pairs are the most partials");
+  /* a plane's pairs of the reduction form (stencils/reduce.h; the ACM's are the most), the
+   * GPU's ACM sums a block's pairs */
   const size_t planes = (size_t)g->n[2] * 2 * SUM_COUNT * sizeof(double);
   const size_t blocks = acm_gpu_blocks(g) * 2 * SUM_COUNT * sizeof(double);
-  const size_t chunks = gpu && blocks > planes ? blocks : planes;
-  const int across = g->n[1] > g->n[2] ? g->n[1] : g->n[2];
-  const size_t wall_faces = gpu ? (size_t)g->n[0] * across * sizeof(double) : 0;
-  *work = chunks > wall_faces ? chunks : wall_faces;
-  /* what comes back to the host: the planes' partials or the faces */
-  *staging = gpu ? (planes > wall_faces ? planes : wall_faces) : 0;
+  *work = gpu && blocks > planes ? blocks : planes;
+  /* what comes back to the host: the planes' pairs (the ACM's chunks are fewer) */
+  *staging = gpu ? planes : 0;
 }

@@ -1,11 +1,9 @@
-/* Local reductions over the owned cells of one rank, with a determinism contract
- * (docs/parallel.md, "Reductions"): each kernel forms one partial result per z-plane k
- * (rows in j order), written to plane[], and the partials are combined in k order by one
- * thread (reduce_planes), so that a result does not depend on the number of threads.  The
- * ACM step's sums go further: every term is added in double-double (base/dd.h), so their
- * rounded values do not depend on the order of the terms either -- the number of threads,
- * the process grid, the CPU or the GPU -- and a run is the same bits on any of them.
- * Global sums over ranks are the caller's (decomp/reduce.h). */
+/* Local reductions over the owned cells of one rank: the per-point formulas of the ACM step's
+ * sums and of the diagnostics, which the one reduction form (stencils/reduce.h) reduces on
+ * both backends.  Every sum is added in double-double (base/dd.h) and every maximum by fmax,
+ * so the rounded results do not depend on the order of the terms -- the number of threads,
+ * the CPU or the GPU -- and a run is the same bits on any of them (docs/parallel.md,
+ * "Reductions").  Global sums over ranks are the caller's (decomp/reduce.h). */
 #ifndef EFSI_REDUCTIONS_H
 #define EFSI_REDUCTIONS_H
 
@@ -14,7 +12,9 @@
 #include "base/dd.h"
 #include "base/grid.h"
 #include "base/portable.h"
+#include "base/tensor.h"
 #include "stencils/operators.h"
+#include "stencils/reduce.h"
 #include "stencils/solid_stress.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
@@ -47,27 +47,23 @@ enum {
   FLOW_COUNT
 };
 
-/* Per plane: count values of plane k at plane[k * count ..]; combine[c] = 0 sums value c
- * over the planes in k order, 1 takes the maximum (fmax: a NaN does not hide a number).
- * Writes the count results into out. */
-void reduce_planes(const double *plane, int planes, int count, const int *combine,
-                   double *out);
-
 /* acm_sums (stencils/kernel_list.h): sums[2 c], sums[2 c + 1] = the double-double sum (hi,
  * lo) of quantity c = SUM_* over the owned cells, the terms added in double-double; the
  * Laplacians of D* and p formed point by point (laplacians = 1, the ACM: D* and p need
  * valid halos of width 1) or taken as 0 (laplacians = 0, SMAC, which needs only the other
- * sums); plane holds 2 n[2] SUM_COUNT doubles of scratch.  Combine ranks with
+ * sums); the scratch holds the planes' pairs (stencils/reduce.h).  Combine ranks with
  * global_sum_dd (decomp/reduce.h), then hi is the sum.  Values streamed per owned cell:
  * D*, p and u read: 3.  The sums are queued, not waited for: they are in sums[] once the
  * kernel table's sums_wait returns (at once on the CPU; on the GPU the chunks' pairs
- * stay in the scratch's staging memory until then, so no other reduction may come between). */
+ * stay in the scratch's staging memory until then, so no other reduction may come between).
+ * The CPU's in stencils/acm_sums.c, the GPU's in stencils/cuda/reductions.cu. */
 
 /* The ACM's terms (the SUM_ order) of a point from its values: d = D*, ld and lp the
  * Laplacians of D* and p (0 without them), pq = p and uq = u there. */
-EFSI_POINT void acm_terms_of(double d, double ld, double lp, double pq, double uq,
-                             double t[SUM_COUNT])
+EFSI_POINT reduce_values acm_terms_of(double d, double ld, double lp, double pq, double uq)
 {
+  reduce_values r = {{0.0}};
+  double *t = r.v;
   t[SUM_D_LAPD] = d * ld;
   t[SUM_LAPD2] = ld * ld;
   t[SUM_LAPP2] = lp * lp;
@@ -79,17 +75,18 @@ EFSI_POINT void acm_terms_of(double d, double ld, double lp, double pq, double u
   t[SUM_U] = uq;
   t[SUM_ABS_P] = fabs(pq);
   t[SUM_ABS_D] = fabs(d);
+  return r;
 }
 
 /* The eleven terms of acm_sums at point q, in the order of the SUM_ names; s the strides,
  * inv_h2 the squared inverse spacings, laplacians 0 or 1 (acm_sums). */
-EFSI_POINT void acm_terms(const double *restrict div, const double *restrict p,
-                          const double *restrict u, ptrdiff_t q, const ptrdiff_t s[3],
-                          const double inv_h2[3], int laplacians, double t[SUM_COUNT])
+EFSI_POINT reduce_values acm_terms(const double *restrict div, const double *restrict p,
+                                   const double *restrict u, ptrdiff_t q, const ptrdiff_t s[3],
+                                   const double inv_h2[3], int laplacians)
 {
   const double ld = laplacians ? laplacian_at(div, q, s, inv_h2) : 0.0;
   const double lp = laplacians ? laplacian_at(p, q, s, inv_h2) : 0.0;
-  acm_terms_of(div[q], ld, lp, p[q], u[q], t);
+  return acm_terms_of(div[q], ld, lp, p[q], u[q]);
 }
 
 /* The GPU's acm_sums: a block of threads takes ACM_GPU_COLUMNS columns (i, j) of the owned
@@ -104,32 +101,30 @@ static inline size_t acm_gpu_blocks(const efsi_grid *g)
   return (columns + ACM_GPU_COLUMNS - 1) / ACM_GPU_COLUMNS * ACM_GPU_CHUNKS_MAX;
 }
 
-/* The double-double per-plane partials (hi, lo pairs, count of them per plane) combined in k
- * order into out[2 count]. */
-void reduce_planes_dd(const double *plane, int planes, int count, double *out);
-
 /* The flow diagnostics' terms at point q (the FLOW_ order): the sums' terms u^2 + v^2 + w^2,
  * (scale div)^2 and u, the maxima's max(|u|, |v|, |w|) and |scale div|. */
-EFSI_POINT void flow_terms(const double *restrict u, const double *restrict v,
-                           const double *restrict w, const double *restrict div, double scale,
-                           ptrdiff_t q, double x[FLOW_COUNT])
+EFSI_POINT reduce_values flow_terms(const double *restrict u, const double *restrict v,
+                                    const double *restrict w, const double *restrict div,
+                                    double scale, ptrdiff_t q)
 {
+  reduce_values r = {{0.0}};
+  double *x = r.v;
   const double uu = u[q], vv = v[q], ww = w[q], dv = scale * div[q];
   x[FLOW_KINETIC] = uu * uu + vv * vv + ww * ww;
   x[FLOW_DIV2] = dv * dv;
   x[FLOW_U] = uu;
   x[FLOW_SPEED_MAX] = fmax(fabs(uu), fmax(fabs(vv), fabs(ww)));
   x[FLOW_DIV_MAX] = fabs(dv);
+  return r;
 }
 
-/* flow_norms (stencils/kernel_list.h): out[FLOW_*] over the owned cells from the velocity and div (the divergence, multiplied by
- * scale); plane holds n[2] * FLOW_COUNT doubles. */
+/* flow_norms (stencils/kernel_list.h): out[FLOW_*] over the owned cells from the velocity
+ * and div (the divergence, multiplied by scale). */
 
 /* The volume-fraction moments of one material (the shape of a body: docs/method.md,
  * "Diagnostics"): with (x, y, z) a cell centre less the centre of the box, the sums over the
  * owned cells of phi, phi x, phi y, phi z, phi x^2, phi y^2, phi z^2, phi x y, phi x z and
- * phi y z, in this order.  Within a plane the rows are formed first (sums of phi, phi x and
- * phi x^2 along x), then weighted by their y and the plane by its z. */
+ * phi y z, in this order. */
 enum {
   MOMENT_1 = 0, MOMENT_X, MOMENT_Y, MOMENT_Z, MOMENT_XX, MOMENT_YY, MOMENT_ZZ, MOMENT_XY,
   MOMENT_XZ, MOMENT_YZ, MOMENT_COUNT
@@ -142,11 +137,29 @@ EFSI_POINT double first_centre(const efsi_grid *g, int d)
   return g->offset[d] * g->h[d] + 0.5 * g->h[d] - 0.5 * g->length[d];
 }
 
-/* phi_moments (stencils/kernel_list.h): out[MOMENT_*] of phi over the owned cells; plane holds n[2] * MOMENT_COUNT doubles. */
+/* The moments' terms (the MOMENT_ order) of a cell of volume fraction f at (x, y, z). */
+EFSI_POINT reduce_values moment_terms(double f, double x, double y, double z)
+{
+  reduce_values r = {{0.0}};
+  double *m = r.v;
+  m[MOMENT_1] = f;
+  m[MOMENT_X] = f * x;
+  m[MOMENT_Y] = f * y;
+  m[MOMENT_Z] = f * z;
+  m[MOMENT_XX] = f * x * x;
+  m[MOMENT_YY] = f * y * y;
+  m[MOMENT_ZZ] = f * z * z;
+  m[MOMENT_XY] = f * x * y;
+  m[MOMENT_XZ] = f * x * z;
+  m[MOMENT_YZ] = f * y * z;
+  return r;
+}
 
-/* elastic_energy (stencils/kernel_list.h): The elastic energy on the owned cells, sum over cells of e hx hy hz with
- * e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1, tr B >= 3).  plane holds
- * n[2] doubles. */
+/* phi_moments (stencils/kernel_list.h): out[MOMENT_*] of phi over the owned cells. */
+
+/* elastic_energy (stencils/kernel_list.h): the elastic energy on the owned cells, sum over
+ * cells of e hx hy hz with e = sum_m G_m phi_m (tr B - 3)/2 (zero at B = I; for det B = 1,
+ * tr B >= 3). */
 
 /* G phi (tr B - 3) at p, G phi = sum_m G_m phi_m (modulus_sum_at); nmat >= 1.  (Summed
  * from G_0 phi_0 rather than from 0, it differs from a sum started at 0 only in the sign of
@@ -166,15 +179,44 @@ EFSI_POINT double symmetric_det(double xx, double yy, double zz, double xy, doub
   return xx * (yy * zz - yz * yz) - xy * (xy * zz - yz * xz) + xz * (xy * yz - yy * xz);
 }
 
-/* det_range (stencils/kernel_list.h): range[0], range[1] = min and max of det B over the owned cells whose total solid fraction
- * sum_m phi_m is at least phi_min (the incompressible solid keeps det B = 1); +inf and -inf
- * when there is no such cell.  plane holds 2 n[2] doubles. */
+/* -det B and det B at p where the total solid fraction is at least phi_min, -inf and -inf
+ * elsewhere (det_range's maxima: -min and max). */
+EFSI_POINT reduce_values det_values(int nmat, double *const phi[], double *const b[6],
+                                    double phi_min, ptrdiff_t p)
+{
+  const int solid = solid_fraction_at(nmat, phi, p) >= phi_min;
+  const double det = symmetric_det(b[TXX][p], b[TYY][p], b[TZZ][p], b[TXY][p], b[TXZ][p],
+                                   b[TYZ][p]);
+  reduce_values r = {{0.0}};
+  r.v[0] = solid ? -det : -INFINITY;
+  r.v[1] = solid ? det : -INFINITY;
+  return r;
+}
 
-/* wall_shear_sums (stencils/kernel_list.h): The wall shear stress on the walls normal to d (1 or 2) that this block touches: the sum
- * over their faces of mu |u_t(first cell) - u_wall| / (h_d / 2), u_t the tangential velocity
- * (the x component at the face; the other one, `tangential`, averaged to it), and the number
- * of faces, added to sum_count[0], sum_count[1].  u_wall[0|1]: the low and high walls' x
- * velocity.  Faces in a fixed order (rows along the other direction, then x). */
+/* det_range (stencils/kernel_list.h): range[0], range[1] = min and max of det B over the
+ * owned cells whose total solid fraction sum_m phi_m is at least phi_min (the
+ * incompressible solid keeps det B = 1); +inf and -inf when there is no such cell. */
+
+/* wall_shear_sums (stencils/kernel_list.h): the wall shear stress on the walls normal to d
+ * (1 or 2) that this block touches: the sum over their faces of
+ * mu |u_t(first cell) - u_wall| / (h_d / 2), u_t the tangential velocity (the x component
+ * at the face; the other one, `tangential`, averaged to it), and the number of faces, each
+ * wall's added to sum_count[0], sum_count[1].  u_wall[0|1]: the low and high walls' x
+ * velocity. */
+
+/* The shear of the wall face at p and a count of 1 (wall_shear_sums): scale = mu / (h_d / 2),
+ * along the stride of `tangential` across the face. */
+EFSI_POINT reduce_values wall_shear_at(const double *restrict u,
+                                       const double *restrict tangential, ptrdiff_t p,
+                                       ptrdiff_t along, double u_wall, double scale)
+{
+  const double t1 = u[p] - u_wall;
+  const double t2 = 0.5 * (tangential[p] + tangential[p + along]);
+  reduce_values r = {{0.0}};
+  r.v[0] = scale * sqrt(t1 * t1 + t2 * t2);
+  r.v[1] = 1.0;
+  return r;
+}
 
 /* The lumen of a vessel (docs/output.md, "Lumen quantities"): sums over the owned cells. */
 enum {
@@ -249,16 +291,17 @@ EFSI_POINT double lumen_crossing_shear(const double *restrict pw, const double *
 /* The lumen quantities of cell p, whose centre lies at (y, z) from the tube's axis: out[LUMEN_*]
  * (the flux through its x face, and the wall shear of the crossings it has on the lumen
  * side).  phi_rbc may be NULL (no RBCs). */
-EFSI_POINT void lumen_at(const double *restrict pw, const double *restrict phi_rbc,
-                         const double *restrict u, const double *restrict v,
-                         const double *restrict w, ptrdiff_t p, double y, double z,
-                         const ptrdiff_t s[3], const double h[3], double mu,
-                         double out[LUMEN_COUNT])
+EFSI_POINT reduce_values lumen_at(const double *restrict pw, const double *restrict phi_rbc,
+                                  const double *restrict u, const double *restrict v,
+                                  const double *restrict w, ptrdiff_t p, double y, double z,
+                                  const ptrdiff_t s[3], const double h[3], double mu)
 {
+  reduce_values r = {{0.0}};
+  double *out = r.v;
   out[LUMEN_FLUX] = u[p] * (1.0 - 0.5 * (pw[p - s[0]] + pw[p]));
   out[LUMEN_RBC_FLUX] = phi_rbc ? u[p] * 0.5 * (phi_rbc[p - s[0]] + phi_rbc[p]) : 0.0;
   out[LUMEN_SHEAR] = out[LUMEN_CROSSINGS] = out[LUMEN_SHEAR_MAX] = 0.0;
-  if (!(pw[p] < 0.5)) return;
+  if (!(pw[p] < 0.5)) return r;
   for (int d = 1; d < 3; d++)
     for (int side = -1; side <= 1; side += 2) {
       if (!(pw[p + side * s[d]] >= 0.5)) continue;
@@ -268,12 +311,13 @@ EFSI_POINT void lumen_at(const double *restrict pw, const double *restrict phi_r
       out[LUMEN_CROSSINGS] += 1.0;
       out[LUMEN_SHEAR_MAX] = fmax(out[LUMEN_SHEAR_MAX], tau);
     }
+  return r;
 }
 
-/* lumen_sums (stencils/kernel_list.h): out[LUMEN_*] over the owned cells of a vessel's wall fraction phi_wall (halos of width 3
- * valid, as the velocity's), the tube's axis along x through the centre of the global y-z
- * cross-section: sums, and the maximum for LUMEN_SHEAR_MAX.  plane holds n[2] * LUMEN_COUNT
- * doubles. */
+/* lumen_sums (stencils/kernel_list.h): out[LUMEN_*] over the owned cells of a vessel's wall
+ * fraction phi_wall (halos of width 3 valid, as the velocity's), the tube's axis along x
+ * through the centre of the global y-z cross-section: sums, and the maximum for
+ * LUMEN_SHEAR_MAX. */
 
 /* Where a field goes wrong, for the diagnosis of a blow-up (host memory): find_max = 0, the
  * first owned point (in k, j, i order) whose value is not finite, with *score = 1;

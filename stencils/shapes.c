@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 
-static const double pi = 3.14159265358979323846;
+#include "base/portable.h"
 
 const char *shape_name(int kind)
 {
@@ -109,11 +109,11 @@ double shape_volume(int kind, const double size[3])
 {
   if (kind == BODY_RBC) {
     const double R = 0.5 * size[0];
-    return pi * R * R * R * (2 * RBC_C0 / 3 + 4 * RBC_C1 / 15 + 16 * RBC_C2 / 105);
+    return EFSI_PI * R * R * R * (2 * RBC_C0 / 3 + 4 * RBC_C1 / 15 + 16 * RBC_C2 / 105);
   }
   double a[3];
   semi_axes(kind, size, a);
-  return 4.0 / 3.0 * pi * a[0] * a[1] * a[2];
+  return 4.0 / 3.0 * EFSI_PI * a[0] * a[1] * a[2];
 }
 
 /* RBC: r^2 + z^2 = R^2 (s + (1-s) P^2/4) <= R^2 because P <= 2 on [0, 1]; equality at the
@@ -164,7 +164,7 @@ void shape_surface_speed(int kind, const double size[3], double speed[2])
     const double R = 0.5 * size[0];
     double most = 0;
     for (int m = 0; m <= 4096; m++) {
-      const double th = pi * m / 4096, st = sin(th), ct = cos(th), s = st * st;
+      const double th = EFSI_PI * m / 4096, st = sin(th), ct = cos(th), s = st * st;
       const double dz = 0.5 * (-st * rbc_p(s) + 2 * st * ct * ct * (RBC_C1 + 2 * RBC_C2 * s));
       most = fmax(most, ct * ct + dz * dz);
     }

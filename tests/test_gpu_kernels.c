@@ -2,10 +2,10 @@
  * registry (stencils/kernel_list.h), and the layer moves, on random fields of a small block
  * with walls in y and z, run once by each backend.  The point kernels are the same sources
  * compiled twice, so with the default FMA policy (no fused multiply-adds on either side)
- * the GPU must reproduce the CPU's bits; so must the ACM sums (double-double); the
- * diagnostics' reductions combine in another order inside a plane and agree to the
- * registry's tolerance.  Skipped (exit 77) in a build without the GPU backend or where no
- * GPU is visible. */
+ * the GPU must reproduce the CPU's bits; so must the reductions, whose double-double sums
+ * and maxima do not depend on the order of the points (stencils/reduce.h), and the ACM
+ * sums' column march.  Skipped (exit 77) in a build without the GPU backend or where no GPU
+ * is visible. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
