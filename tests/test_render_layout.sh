@@ -3,7 +3,8 @@
 #   - 4 RBCs and 6 platelets packed close in a 10 x 5 x 5 um channel (fewer connected regions
 #     of phi >= 1/2 than bodies: some touch) are counted and coloured by their own tracers
 #     (bodies.nc): 10 bodies, 4 rbc and 6 platelet, ten colours; each body is drawn whole
-#     (no wider than it is), one cut by a periodic side across that side;
+#     (no wider than it is), one cut by a periodic side across that side; the same file
+#     away from its folder's tracers counts its regions, and says so;
 #   - the pictures of that channel and of a thin one (runs/poiseuille.ini's 4 x 32 x 4
 #     cells, 1.25 x 10 x 1.25 um) keep every part in its place: the 3-D box, its bodies and
 #     its labels inside the left half and above the wall shear's colour bar; ticks in um on
@@ -58,8 +59,11 @@ $EFSI_MPIRUN -np 1 "$efsi" -o "$tmp/channel" --set time.end_time=8 --set output.
 $render --size 1200x500 "$tmp/mix/fields_00000002.nc" > /dev/null || fail "render mix"
 [ -s "$tmp/mix/fields_00000002.png" ] || fail "no picture of mix"
 
+mkdir "$tmp/lone"
+cp "$tmp/mix/fields_00000002.nc" "$tmp/lone/"
 /usr/bin/python3 - "$srcdir/tools/efsi-render" "$tmp/mix/fields_00000002.nc" \
-  "$(ls "$tmp"/channel/fields_*.nc | tail -n 1)" <<'PY' || fail "the bodies or the layout"
+  "$(ls "$tmp"/channel/fields_*.nc | tail -n 1)" "$tmp/lone/fields_00000002.nc" \
+  <<'PY' || fail "the bodies or the layout"
 import importlib.machinery
 import importlib.util
 import sys
@@ -90,6 +94,11 @@ for material, n, tri in frame.surfaces:
     low, high = tri.reshape(-1, 3).min(axis=0), tri.reshape(-1, 3).max(axis=0)
     crossing += int(((low[[0, 2]] < 0) | (high[[0, 2]] > np.array([10, 5]))).any())
 assert crossing >= 1, "no body drawn across a periodic side"
+# without its folder's tracers: the regions, and the title says so
+lone = render.Frame(render.read_fields(sys.argv[4]), 1.0, "body")
+assert lone.bodies == regions and lone.bodies_words().startswith(
+    "%d regions of phi >= 1/2 (" % regions) and "no body tracers of step 2" in \
+    lone.bodies_words(), lone.bodies_words()
 print("ok: %d regions, 10 bodies by their tracers (4 rbc, 6 platelet), 10 colours, each drawn "
       "whole, %d across a periodic side" % (regions, crossing))
 
