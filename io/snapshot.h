@@ -7,10 +7,10 @@
 #include "base/grid.h"
 #include "base/limits.h"
 
-/* Velocity, pressure, one volume fraction per material and the six components of B; a
- * restart file also the running sums of as many averaged fields (docs/output.md,
- * "Averages"). */
-#define SNAPSHOT_MAX_FIELDS (2 * (4 + EFSI_MAX_MATERIALS + 6))
+/* Velocity, pressure, one volume fraction per material, the six components of B and the
+ * fields of the materials' models; a restart file also the running sums of as many
+ * averaged fields (docs/output.md, "Averages"). */
+#define SNAPSHOT_MAX_FIELDS (2 * (4 + EFSI_MAX_MATERIALS + 6 + EFSI_MAX_OWN_FIELDS))
 /* Numbers a restart file carries besides step, time and drive force (the averages'
  * window). */
 #define SNAPSHOT_MAX_NUMBERS 8

@@ -10,7 +10,7 @@ libefsi_a_SOURCES += src/case/config.c src/case/config.h src/case/config_read.c 
   src/case/materials.h src/case/case.c src/case/case.h src/case/backend.c \
   src/case/backend.h src/case/timers.c src/case/timers.h src/case/state.c \
   src/case/state.h src/case/init.c src/case/init.h src/case/outputs.c src/case/outputs.h \
-  src/case/solver_arrays.h
+  src/case/solver_arrays.h src/case/material_models.c src/case/material_models.h
 libefsi_a_SOURCES += src/bodies/random.c src/bodies/random.h src/bodies/packing_ranks.c \
   src/bodies/packing_ranks.h src/bodies/packing.c src/bodies/packing.h \
   src/bodies/seeding.c src/bodies/seeding.h src/bodies/tracers.c src/bodies/tracers.h \

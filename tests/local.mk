@@ -11,7 +11,8 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
   tests/test_tracers_mpi tests/test_body_shapes_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
   tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi \
-  tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels
+  tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels \
+  tests/test_materials tests/test_material_dummy
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \
   tests/test_blowup.sh tests/test_netcdf_python.sh tests/test_roscoe.sh \
   tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
@@ -32,6 +33,7 @@ tests_libtestsupport_a_SOURCES = tests/test_support.c tests/test_support.h \
   tests/fluid_case.c tests/fluid_case.h
 LDADD = tests/libtestsupport.a $(EFSI_LIBS) $(CHECK_LIBS)
 tests_test_config_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_materials_CPPFLAGS = $(AM_CPPFLAGS) -DEFSI_TOP_SRCDIR='"$(abs_top_srcdir)"'
 
 # A sample fields file for the check that ncdump, netCDF4-python and xarray read it.
 check_PROGRAMS += tests/write_sample_fields

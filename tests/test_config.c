@@ -230,6 +230,18 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[voxels]\nfile = a.nc\n", NULL, FILE_NAME ": ", "voxels.modulus: required key"},
   {MINIMAL, "rbc.hematocrit=1.2", "--set rbc.hematocrit=1.2: ", "rbc.hematocrit: expected"},
   {MINIMAL "[platelet]\ncount = 3\n", NULL, FILE_NAME ": ", "platelet.modulus: required"},
+  /* the materials (src/case/material_models.h) */
+  {MINIMAL "[rbc]\nmodel = elastic\n", NULL, FILE_NAME ":7: ",
+   "rbc.model: expected a material model: neo-hookean, got \"elastic\""},
+  {MINIMAL "[sphere]\ncenter = 0.5 0.5 0.5\nradius = 0.25\n", NULL, FILE_NAME ": ",
+   "sphere.modulus: required key is missing (the sphere's shear modulus G, model "
+   "neo-hookean)"},
+  {MINIMAL "[vessel]\nmodulus = 1\n", NULL, FILE_NAME ": ",
+   "vessel.shape: vessel.diameter or the wall's material given, but vessel.shape is none"},
+  /* a study file given to efsi: the driver its comments name */
+  {"# studies/weak-scaling-study runs/x.ini\n[study]\nname = x\n", NULL, FILE_NAME ":3: ",
+   "study.name: [study] makes cases/x.ini a study file, not a case: run it with its driver, "
+   "studies/weak-scaling-study cases/x.ini"},
   {MINIMAL "[rbc]\ncenter = 0.5 0.5 0.5\norientation = y\ncount = 2\n", NULL, FILE_NAME ":7: ",
    "rbc.center: one RBC at rbc.center, or"},
   {MINIMAL "[rbc]\ncenter = 0.5 0.5 0.5\n", NULL, FILE_NAME ":7: ",

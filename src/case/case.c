@@ -26,10 +26,10 @@ void case_resolve(const efsi_config *c, efsi_case *cs)
   cs->gpu = c->device == DEVICE_GPU;
   cs->smac = c->pressure_method == PRESSURE_SMAC;
   cs->thinc = cs->nmat > 0 && c->phi_transport == PHI_THINC;
-  cs->state_arrays = state_array_count(cs->nmat);
-  cs->exchanged_arrays = state_exchanged_count(cs->nmat);
+  cs->state_arrays = state_array_count(&cs->materials);
+  cs->exchanged_arrays = state_exchanged_count(&cs->materials);
   cs->solver_arrays = solver_array_count(cs->nmat);
-  cs->average_arrays = outputs_average_arrays(c, cs->nmat);
+  cs->average_arrays = outputs_average_arrays(c, &cs->materials);
 }
 
 efsi_memory case_memory(const efsi_case *cs, const efsi_grid *g, const efsi_decomp *d)

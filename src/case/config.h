@@ -8,6 +8,7 @@
 
 #include "base/limits.h"
 #include "io/voxels.h"
+#include "src/case/material_models.h"
 
 enum { BOUNDARY_PERIODIC = 0, BOUNDARY_WALL = 1 };
 enum { DRIVE_PRESSURE = 0, DRIVE_FLOWRATE = 1 };
@@ -47,6 +48,12 @@ typedef struct {
   int deflate;                   /* NetCDF-4 deflate level 0..9 (0: none) */
   int quantize;                  /* significant digits kept, 0 = exact (NetCDF >= 4.9) */
 } efsi_output_keys;
+
+/* A body family's material: its model and the model's parameters (material_models.h). */
+typedef struct {
+  int model;                             /* MATERIAL_MODEL_* */
+  double param[MATERIAL_PARAM_COUNT];    /* indexed by MATERIAL_PARAM_* */
+} efsi_material_keys;
 
 typedef struct {
   char file[EFSI_PATH_LEN];      /* the case file, for messages */
@@ -114,23 +121,24 @@ typedef struct {
   long rbc_count;                /* rbc.count */
   double rbc_hematocrit;         /* rbc.hematocrit: of the lumen, or of the box */
   double rbc_diameter;           /* rbc.diameter */
-  double rbc_modulus;            /* rbc.modulus: G / (shear modulus) */
   int rbc_orientation;           /* rbc.orientation */
   double rbc_center[3];          /* rbc.center: one RBC placed there; NaN when not given */
   long platelet_count;           /* platelet.count */
   double platelet_fraction;      /* platelet.fraction */
   double platelet_semi_axes[3];  /* platelet.semi_axes */
-  double platelet_modulus;       /* platelet.modulus */
   int platelet_orientation;      /* platelet.orientation */
   double platelet_radial_band[2];/* platelet.radial_band: fractions of the lumen radius */
-  double sphere_center[3], sphere_radius, sphere_modulus;
-  double ellipsoid_center[3], ellipsoid_semi_axes[3], ellipsoid_modulus;
+  double sphere_center[3], sphere_radius;
+  double ellipsoid_center[3], ellipsoid_semi_axes[3];
   int vessel_shape;              /* vessel.shape */
-  double vessel_diameter, vessel_modulus;
+  double vessel_diameter;
   char voxels_file[EFSI_PATH_LEN];
   int voxels_variable;           /* voxels.variable: phi or label */
   int voxels_moduli;             /* how many numbers voxels.modulus holds */
   double voxels_modulus[EFSI_MAX_MATERIALS];
+  /* Each body family's material (src/case/material_models.h): <family>.model and the
+   * model's parameters <family>.<parameter>, NaN when required and not given. */
+  efsi_material_keys material[BODY_FAMILY_COUNT];
 
   /* Where each key of the schema got its value in config_parse (config_where): "FILE:LINE",
    * "--set section.key=value", or FILE when it kept its default. */

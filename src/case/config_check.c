@@ -12,6 +12,7 @@
 #include "io/output.h"
 #include "src/case/config_keys.h"
 #include "src/case/materials.h"
+#include "src/case/state.h"
 
 
 /* A section is in use when any of its keys is given; then its required keys must be. */
@@ -24,12 +25,49 @@ static void require(parse_state *s, const char *section, const char *const *keys
     }
 }
 
+/* Whether a key of the section other than <family>.model (which names a model, with its
+ * default, and asks for no body) is given. */
 static int section_used(const parse_state *s, const char *section)
 {
-  for (int k = 0; k < config_key_count; k++)
-    if (strcmp(config_keys[k].section, section) == 0 && config_given(s, section, config_keys[k].name))
+  for (int k = 0; k < config_key_count; k++) {
+    const key_spec *key = &config_keys[k];
+    if (strcmp(key->section, section) == 0 && strcmp(key->name, "model") != 0 &&
+        config_given(s, section, key->name))
       return 1;
+  }
   return 0;
+}
+
+/* Whether any parameter of family f's material is given. */
+static int material_given(const parse_state *s, int f)
+{
+  const char *section = body_families[f].section;
+  int given = 0;
+  for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
+    given |= config_given(s, section, material_parameters[k].key);
+  return given;
+}
+
+/* Each body family's material: a parameter given belongs to the family's model, and a
+ * family in the case has every parameter of its model that has no default. */
+static void check_materials(parse_state *s)
+{
+  const efsi_config *c = config_of(s);
+  for (int f = 0; f < BODY_FAMILY_COUNT; f++) {
+    const char *section = body_families[f].section;
+    const int model = c->material[f].model;
+    const char *name = material_models[model].name;
+    for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
+      const material_parameter *p = &material_parameters[k];
+      if (p->model != model && config_given(s, section, p->key))
+        config_fail(s, section, p->key, "not a parameter of %s.model = %s (a parameter of %s)",
+                    section, name, material_models[p->model].name);
+      else if (p->model == model && isnan(c->material[f].param[k]) &&
+               body_family_in_case(c, f))
+        config_fail(s, section, p->key, "required key is missing (the %s's %s, model %s)",
+                    body_families[f].material, p->meaning, name);
+    }
+  }
 }
 
 /* The solid's keys that depend on each other (bodies that do not fit or overlap are
@@ -49,25 +87,25 @@ static void check_solid(parse_state *s)
       config_fail(s, "rbc", "center", "the RBC at rbc.center needs its symmetry axis: set "
                   "rbc.orientation = x, y or z");
   }
-  if ((c->platelet_count > 0 || c->platelet_fraction > 0) && !config_given(s, "platelet", "modulus"))
-    config_fail(s, "platelet", "modulus", "required key is missing (the platelets' shear modulus)");
-  static const char *const sphere_keys[] = {"center", "radius", "modulus"};
-  if (section_used(s, "sphere")) require(s, "sphere", sphere_keys, 3, "[sphere] is in use");
-  static const char *const ellipsoid_keys[] = {"center", "semi_axes", "modulus"};
+  static const char *const sphere_keys[] = {"center", "radius"};
+  if (section_used(s, "sphere")) require(s, "sphere", sphere_keys, 2, "[sphere] is in use");
+  static const char *const ellipsoid_keys[] = {"center", "semi_axes"};
   if (section_used(s, "ellipsoid"))
-    require(s, "ellipsoid", ellipsoid_keys, 3, "[ellipsoid] is in use");
+    require(s, "ellipsoid", ellipsoid_keys, 2, "[ellipsoid] is in use");
   if (c->vessel_shape == VESSEL_TUBE) {
-    static const char *const vessel_keys[] = {"diameter", "modulus"};
-    require(s, "vessel", vessel_keys, 2, "vessel.shape = tube");
+    static const char *const vessel_keys[] = {"diameter"};
+    require(s, "vessel", vessel_keys, 1, "vessel.shape = tube");
     if (c->boundary[1] != BOUNDARY_WALL || c->boundary[2] != BOUNDARY_WALL)
       config_fail(s, "vessel", "shape", "a tube is anchored by the box walls: set boundary.y = wall and boundary.z = wall");
     const double room = fmin(c->length[1], c->length[2]);
     if (config_given(s, "vessel", "diameter") && c->vessel_diameter >= room)
       config_fail(s, "vessel", "diameter", "%g leaves no wall inside the %g x %g cross-section (must be < %g)",
            c->vessel_diameter, c->length[1], c->length[2], room);
-  } else if (config_given(s, "vessel", "diameter") || config_given(s, "vessel", "modulus")) {
-    config_fail(s, "vessel", "shape", "vessel.diameter/modulus given, but vessel.shape is none (set vessel.shape = tube)");
+  } else if (config_given(s, "vessel", "diameter") || material_given(s, BODY_FAMILY_WALL)) {
+    config_fail(s, "vessel", "shape", "vessel.diameter or the wall's material given, but "
+                "vessel.shape is none (set vessel.shape = tube)");
   }
+  check_materials(s);
   if (config_given(s, "voxels", "file") || config_given(s, "voxels", "modulus")) {
     static const char *const voxel_keys[] = {"file", "modulus"};
     require(s, "voxels", voxel_keys, 2, "[voxels] is in use");
@@ -96,36 +134,35 @@ static void check_solid(parse_state *s)
   efsi_materials materials;
   if (materials_of_case(c, &materials) > EFSI_MAX_MATERIALS)
     config_fail(s, "voxels", "modulus", "the case uses more than %d materials", EFSI_MAX_MATERIALS);
+  else if (materials_own_fields(&materials) > EFSI_MAX_OWN_FIELDS)
+    config_fail(s, "rbc", "model", "the materials' models hold %d fields besides phi and B, "
+                "more than %d (base/limits.h)", materials_own_fields(&materials),
+                EFSI_MAX_OWN_FIELDS);
 }
 
-/* The names of the case's fields as the output files name them (src/case/state.c:
- * state_snapshot): u v w p, phi_<material> of each material, and B's six components when
- * the case has a solid.  Returns how many, at most max. */
-static int field_names(const efsi_config *c, char names[][EFSI_MATERIAL_NAME + 8], int max)
+/* The names of the case's fields as the output files name them (state_snapshot of a state
+ * of the case's materials). */
+static void field_names(const efsi_config *c, efsi_snapshot *names)
 {
-  static const char *const flow[4] = {"u", "v", "w", "p"}, *const b[6] = {"bxx", "byy", "bzz",
-                                                                         "bxy", "bxz", "byz"};
-  efsi_materials m;
-  materials_of_case(c, &m);
-  int n = 0;
-  for (int f = 0; f < 4 && n < max; f++) snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "%s", flow[f]);
-  for (int k = 0; k < m.count && n < max; k++)
-    snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "phi_%s", m.name[k]);
-  for (int f = 0; m.count > 0 && f < 6 && n < max; f++)
-    snprintf(names[n++], EFSI_MATERIAL_NAME + 8, "%s", b[f]);
-  return n;
+  efsi_case cs;
+  case_resolve(c, &cs);
+  efsi_state shell;
+  state_shell(&shell, NULL, &cs);
+  state_snapshot(&shell, 1, names);
 }
 
 /* A field list: "all", or names of the case's fields, each once. */
 static void check_field_list(parse_state *s, const char *section, const char *key,
                              const char *list)
 {
-  char names[4 + EFSI_MAX_MATERIALS + 6][EFSI_MATERIAL_NAME + 8], known[512] = "";
-  const int n = field_names(config_of(s), names, 4 + EFSI_MAX_MATERIALS + 6);
+  efsi_snapshot names;
+  field_names(config_of(s), &names);
+  const int n = names.nfields;
+  char known[512] = "";
   for (int f = 0; f < n; f++) {
     const size_t used = strlen(known);
-    if (used + strlen(names[f]) + 2 < sizeof known)
-      snprintf(known + used, sizeof known - used, "%s%.40s", f ? " " : "", names[f]);
+    if (used + strlen(names.field[f].name) + 2 < sizeof known)
+      snprintf(known + used, sizeof known - used, "%s%.40s", f ? " " : "", names.field[f].name);
   }
   char copy[CONFIG_TEXT_LEN], *word[CONFIG_TEXT_LEN / 2];
   int words = 0;
@@ -138,7 +175,7 @@ static void check_field_list(parse_state *s, const char *section, const char *ke
       return;
     }
     int found = 0;
-    for (int f = 0; f < n && !found; f++) found = strcmp(word[w], names[f]) == 0;
+    for (int f = 0; f < n && !found; f++) found = strcmp(word[w], names.field[f].name) == 0;
     if (!found) {
       config_fail(s, section, key, "'%s' is not a field of this case (its fields: %s)", word[w],
                   known);

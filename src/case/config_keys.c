@@ -19,6 +19,10 @@ static const char *const device_words[] = {"cpu", "gpu", NULL};
 static const char *const halo_path_words[] = {"auto", "peer", "nccl", "cuda_aware_mpi", "host_mpi", NULL};
 static const char *const phi_words[] = {"weno5", "thinc", NULL};
 static const char *const bodies_csv_words[] = {"auto", "yes", "no", NULL};
+/* the models' names as a message lists them */
+#define MODEL_NAME(id, name, ...) " " name
+#define MATERIAL_MODEL_LIST "a material model:" MATERIAL_MODELS(MODEL_NAME)
+
 
 #define FIELD(f) offsetof(efsi_config, f)
 #define ANY -HUGE_VAL, HUGE_VAL, 0
@@ -137,8 +141,6 @@ const key_spec config_keys[] = {
    "a volume fraction in [0, 1]"},
   {"rbc", "diameter", KIND_DOUBLES, FIELD(rbc_diameter), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
-  {"rbc", "modulus", KIND_DOUBLES, FIELD(rbc_modulus), 1, 0, HUGE_VAL, 1, NULL,
-   "a shear modulus > 0"},
   {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
    "random, x, y or z"},
   {"rbc", "center", KIND_DOUBLES, FIELD(rbc_center), 3, ANY, NULL, "three numbers"},
@@ -148,8 +150,6 @@ const key_spec config_keys[] = {
    "a volume fraction in [0, 1]"},
   {"platelet", "semi_axes", KIND_DOUBLES, FIELD(platelet_semi_axes), 3, 0, HUGE_VAL, 1, NULL,
    "three numbers > 0"},
-  {"platelet", "modulus", KIND_DOUBLES, FIELD(platelet_modulus), 1, 0, HUGE_VAL, 1, NULL,
-   "a shear modulus > 0"},
   {"platelet", "orientation", KIND_WORD, FIELD(platelet_orientation), 1, ANY,
    orientation_words, "random, x, y or z"},
   {"platelet", "radial_band", KIND_DOUBLES, FIELD(platelet_radial_band), 2, 0, 1, 0, NULL,
@@ -157,24 +157,30 @@ const key_spec config_keys[] = {
   {"sphere", "center", KIND_DOUBLES, FIELD(sphere_center), 3, ANY, NULL, "three numbers"},
   {"sphere", "radius", KIND_DOUBLES, FIELD(sphere_radius), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
-  {"sphere", "modulus", KIND_DOUBLES, FIELD(sphere_modulus), 1, 0, HUGE_VAL, 1, NULL,
-   "a shear modulus > 0"},
   {"ellipsoid", "center", KIND_DOUBLES, FIELD(ellipsoid_center), 3, ANY, NULL,
    "three numbers"},
   {"ellipsoid", "semi_axes", KIND_DOUBLES, FIELD(ellipsoid_semi_axes), 3, 0, HUGE_VAL, 1,
    NULL, "three numbers > 0"},
-  {"ellipsoid", "modulus", KIND_DOUBLES, FIELD(ellipsoid_modulus), 1, 0, HUGE_VAL, 1, NULL,
-   "a shear modulus > 0"},
   {"vessel", "shape", KIND_WORD, FIELD(vessel_shape), 1, ANY, vessel_words, "none or tube"},
   {"vessel", "diameter", KIND_DOUBLES, FIELD(vessel_diameter), 1, 0, HUGE_VAL, 1, NULL,
    "a number > 0"},
-  {"vessel", "modulus", KIND_DOUBLES, FIELD(vessel_modulus), 1, 0, HUGE_VAL, 1, NULL,
-   "a shear modulus > 0"},
   {"voxels", "file", KIND_PATH, FIELD(voxels_file), 1, ANY, NULL, "a NetCDF file name"},
   {"voxels", "variable", KIND_WORD, FIELD(voxels_variable), 1, ANY, voxel_words,
    "phi or label"},
   {"voxels", "modulus", KIND_LIST, FIELD(voxels_modulus), EFSI_MAX_MATERIALS - 1, 0,
    HUGE_VAL, 1, NULL, "1 to 7 shear moduli > 0 (one per label)"},
+  /* each body family's material: <family>.model and every model's parameters
+   * (src/case/material_models.h; config_check refuses a parameter of another model) */
+#define PARAMETER_KEY(family, section, model, id, key, fallback, meaning) \
+  {section, key, KIND_DOUBLES, FIELD(material[BODY_FAMILY_##family].param[MATERIAL_PARAM_##id]), 1, 0, \
+   HUGE_VAL, 1, NULL, "a number > 0 (" meaning ")"},
+#define FAMILY_KEYS(family, section, material_name, default_model, parameter, value) \
+  {section, "model", KIND_WORD, FIELD(material[BODY_FAMILY_##family].model), 1, ANY, \
+   material_model_words, MATERIAL_MODEL_LIST}, \
+  MATERIAL_PARAMETERS(PARAMETER_KEY, family, section)
+  BODY_FAMILIES(FAMILY_KEYS)
+#undef FAMILY_KEYS
+#undef PARAMETER_KEY
 };
 
 const int config_key_count = sizeof config_keys / sizeof config_keys[0];
@@ -233,7 +239,13 @@ void config_defaults(efsi_config *c)
   c->halo_path = HALO_PATH_AUTO;   /* the fastest path that works, per face: docs/gpu.md */
   c->rbc_diameter = 8;
   for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
-  c->rbc_modulus = 2e-2;
+  for (int f = 0; f < BODY_FAMILY_COUNT; f++) {
+    efsi_material_keys *m = &c->material[f];
+    m->model = body_families[f].model;
+    for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) m->param[k] = material_parameters[k].fallback;
+    if (body_families[f].own_parameter >= 0)
+      m->param[body_families[f].own_parameter] = body_families[f].own_default;
+  }
   c->platelet_semi_axes[0] = 1;
   c->platelet_semi_axes[1] = 1;
   c->platelet_semi_axes[2] = 0.8;

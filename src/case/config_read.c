@@ -23,14 +23,17 @@
 
 enum { MAX_TOKENS = EFSI_MAX_MATERIALS };
 
+/* "FILE:LINE", "--set TEXT" or "FILE", cut to fit efsi_config.where (a path that long is
+ * named in full by the messages of the parse itself). */
 static void format_where(const parse_state *s, const origin *o, char *out, size_t len)
 {
+  enum { SHOWN = CONFIG_WHERE_LEN - 20 };   /* room for ":LINE" and "--set " */
   if (o->override)
-    snprintf(out, len, "--set %s", o->override);
+    snprintf(out, len, "--set %.*s", SHOWN, o->override);
   else if (o->line > 0)
-    snprintf(out, len, "%s:%d", s->c->file, o->line);
+    snprintf(out, len, "%.*s:%d", SHOWN, s->c->file, o->line);
   else
-    snprintf(out, len, "%s", s->c->file);
+    snprintf(out, len, "%.*s", SHOWN, s->c->file);
 }
 
 /* Record the first error only: "WHERE: section.key: message". */
@@ -325,6 +328,22 @@ static void remove_key(parse_state *s, int k)
   s->from[k].override = NULL;
 }
 
+/* The driver a study file names in its comments ("studies/hematocrit-study ..."), or the
+ * list of efsi's drivers when it names none. */
+static const char *study_driver(const char *text)
+{
+  static const char *const drivers[] = {"studies/hematocrit-study", "studies/fig2-study",
+                                        "studies/weak-scaling-study"};
+  const char *first = NULL;
+  for (size_t d = 0; d < sizeof drivers / sizeof drivers[0]; d++) {
+    const char *at = strstr(text, drivers[d]);
+    if (at && (!first || at < first)) first = at;
+  }
+  for (size_t d = 0; d < sizeof drivers / sizeof drivers[0]; d++)
+    if (first && strncmp(first, drivers[d], strlen(drivers[d])) == 0) return drivers[d];
+  return "studies/hematocrit-study, studies/fig2-study or studies/weak-scaling-study:";
+}
+
 /* Apply one section/name/value, from the file (s->override NULL) or from --set. */
 static int set_key(parse_state *s, const char *section, const char *name, const char *value)
 {
@@ -347,6 +366,9 @@ static int set_key(parse_state *s, const char *section, const char *name, const 
     list_known(section_known ? section : NULL, known, sizeof known);
     if (section_known)
       fail(s, &here, key, "unknown key in [%s] (its keys: %s)", section, known);
+    else if (strcmp(section, "study") == 0 && !s->override)
+      fail(s, &here, key, "[study] makes %s a study file, not a case: run it with its "
+           "driver, %s %s (docs/studies.md)", s->c->file, study_driver(s->whole), s->c->file);
     else
       fail(s, &here, key, "unknown section [%s] (sections: %s)", section, known);
     return 0;
@@ -451,7 +473,7 @@ int config_read(parse_state *s, efsi_config *c, const char *file, const char *te
   config_defaults(c);
   snprintf(c->file, sizeof c->file, "%s", file);
   default_name(c, file);
-  *s = (parse_state){.c = c, .text = text, .err = err, .errlen = errlen};
+  *s = (parse_state){.c = c, .text = text, .whole = text, .err = err, .errlen = errlen};
   int bad_line = ini_parse_stream(read_line, s, on_key, s);
   if (bad_line > 0 && (!s->failed || bad_line < s->failed_line)) {
     /* inih's own refusal, on a line before any of ours: a line that is neither [section],

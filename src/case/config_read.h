@@ -18,6 +18,7 @@ typedef struct {
 
 typedef struct parse_state {
   efsi_config *c;
+  const char *whole;          /* the case text */
   const char *text;           /* the unread rest of the case text */
   int line;                   /* number of the line the reader returned last */
   int indented;               /* that line starts with white space (an inih continuation) */

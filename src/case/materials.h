@@ -1,17 +1,22 @@
-/* The material registry: which solid materials a case uses, in the order the state stores
+/* The materials of a case: which solid materials it uses, in the order the state stores
  * their volume fractions (rbc, platelet, sphere, ellipsoid, wall, then voxels or voxels1,
- * voxels2, ...), with their names and shear moduli.  Every module that needs the list (the
- * state, the solver, the time step, the initial state, the memory estimate) asks here. */
+ * voxels2, ...), with their names, models and parameters (src/case/material_models.h).
+ * Every module that needs the list (the state, the solver, the time step, the initial
+ * state, the memory estimate) asks here. */
 #ifndef EFSI_MATERIALS_H
 #define EFSI_MATERIALS_H
 
 #include "base/limits.h"
 #include "src/case/config.h"
+#include "src/case/material_models.h"
 
 typedef struct {
   int count;                                      /* materials in use (0 = fluid only) */
   char name[EFSI_MAX_MATERIALS][EFSI_MATERIAL_NAME];
-  double modulus[EFSI_MAX_MATERIALS];             /* shear modulus G_m */
+  int model[EFSI_MAX_MATERIALS];                  /* MATERIAL_MODEL_* */
+  double modulus[EFSI_MAX_MATERIALS];             /* shear modulus G_m, in the form the
+                                                     kernels take (0 for a model without) */
+  double param[EFSI_MAX_MATERIALS][MATERIAL_PARAM_COUNT];   /* its model's parameters */
 } efsi_materials;
 
 /* Fill m with the case's materials.  Returns how many the case asks for, which may exceed
@@ -19,7 +24,14 @@ typedef struct {
  * that limit; the case-file checks refuse such a case). */
 int materials_of_case(const efsi_config *c, efsi_materials *m);
 
+/* Whether the case c uses body family f (BODY_*): bodies to seed, a body placed, a tube. */
+int body_family_in_case(const efsi_config *c, int f);
+
 /* Index of material `name` in m, -1 when absent. */
 int materials_index(const efsi_materials *m, const char *name);
+
+/* The fields the materials hold besides their volume fractions (material_models.h,
+ * MATERIAL_FIELDS), summed over the materials. */
+int materials_own_fields(const efsi_materials *m);
 
 #endif

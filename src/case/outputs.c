@@ -18,7 +18,7 @@
 #include "io/restart.h"
 #include "stencils/initial.h"
 
-enum { MAX_FIELDS = 4 + EFSI_MAX_MATERIALS + 6 };
+enum { MAX_FIELDS = STATE_MAX_ARRAYS };
 
 /* The numbers of a restart file that describe the averages' window. */
 enum { N_SAMPLES, N_FIRST_STEP, N_FIRST_TIME, N_LAST_STEP, N_LAST_TIME, N_EVERY, N_START,
@@ -63,10 +63,10 @@ static int pick_fields(const efsi_snapshot *names, const char *list, unsigned ch
   return count;
 }
 
-int outputs_average_arrays(const efsi_config *c, int nmat)
+int outputs_average_arrays(const efsi_config *c, const efsi_materials *m)
 {
   if (c->average_every <= 0) return 0;
-  if (strcmp(c->average_fields, "all") == 0) return state_array_count(nmat);
+  if (strcmp(c->average_fields, "all") == 0) return state_array_count(m);
   int words = 0;
   char copy[CONFIG_TEXT_LEN];
   snprintf(copy, sizeof copy, "%s", c->average_fields);
@@ -78,10 +78,7 @@ int outputs_average_arrays(const efsi_config *c, int nmat)
 static void names_of_case(const efsi_case *cs, efsi_snapshot *names)
 {
   efsi_state shell;
-  memset(&shell, 0, sizeof shell);
-  shell.nmat = cs->nmat;
-  for (int m = 0; m < cs->nmat; m++)
-    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
+  state_shell(&shell, NULL, cs);
   state_snapshot(&shell, 1, names);
 }
 
@@ -124,7 +121,7 @@ double outputs_plan_bytes(const efsi_case *cs, double steps, long bodies, long *
                + slices * (8.0 * slice_cells * pick_fields(&names, c->slices.fields, use) + header);
   *files = (long)fmin(box + slices, 1e18);
   if (c->average_every > 0) {
-    bytes += 8.0 * n[0] * n[1] * n[2] * outputs_average_arrays(c, cs->nmat) + header;
+    bytes += 8.0 * n[0] * n[1] * n[2] * outputs_average_arrays(c, &cs->materials) + header;
     ++*files;
   }
   const long every = c->bodies_every == BODIES_EVERY_DIAGNOSTICS ? c->diagnostics_every

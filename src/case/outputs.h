@@ -21,9 +21,9 @@ typedef struct efsi_outputs efsi_outputs;
 efsi_outputs *outputs_create(const efsi_case *cs, const efsi_grid *g, const efsi_backend *b);
 void outputs_free(efsi_outputs *o);
 
-/* How many fields the averages of configuration c with nmat materials sum (0: none): the
+/* How many fields the averages of configuration c with materials m sum (0: none): the
  * arrays outputs_create allocates for them, as case_memory counts them. */
-int outputs_average_arrays(const efsi_config *c, int nmat);
+int outputs_average_arrays(const efsi_config *c, const efsi_materials *m);
 
 /* What efsi --check counts of the outputs (docs/output.md; uncompressed: deflate and
  * quantization only shrink them): the fields the fields files hold, and the bytes over

@@ -8,26 +8,70 @@
 #include "stencils/initial.h"
 #include "io/restart.h"
 
-int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names)
+/* The k-th field of the models' own (state_arrays' order) and its row of
+ * MATERIAL_FIELDS; its material through *material. */
+static int own_field(const efsi_state *s, int k, int *material)
+{
+  for (int m = 0; m < s->nmat; m++) {
+    const int n = material_own_fields(s->model[m]);
+    if (k < n) {
+      *material = m;
+      return material_own_field(s->model[m], k);
+    }
+    k -= n;
+  }
+  return -1;
+}
+
+static int own_count(const efsi_state *s)
+{
+  int n = 0;
+  for (int m = 0; m < s->nmat; m++) n += material_own_fields(s->model[m]);
+  return n;
+}
+
+static int alloc_with(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names,
+                      const int *models)
 {
   memset(s, 0, sizeof *s);
   s->grid = *g;
   if (nmat < 0 || nmat > EFSI_MAX_MATERIALS) return 1;
   s->nmat = nmat;
-  for (int m = 0; m < nmat; m++) strncpy(s->material[m], names[m], EFSI_MATERIAL_NAME - 1);
+  for (int m = 0; m < nmat; m++) {
+    strncpy(s->material[m], names[m], EFSI_MATERIAL_NAME - 1);
+    s->model[m] = models ? models[m] : MATERIAL_MODEL_NEO_HOOKEAN;
+  }
   double **list[STATE_MAX_ARRAYS];
   const int n = state_arrays(s, list);
   for (int f = 0; f < n; f++) *list[f] = field_alloc(g);
   if (nmat > 0)
     for (int c = TXX; c <= TZZ; c++) field_fill(g, 1.0, s->b[c]);
+  for (int k = 0, m = 0; k < own_count(s); k++)
+    field_fill(g, material_fields[own_field(s, k, &m)].rest, s->own[k]);
   return 0;
+}
+
+void state_shell(efsi_state *s, const efsi_grid *g, const efsi_case *cs)
+{
+  memset(s, 0, sizeof *s);
+  if (g) s->grid = *g;
+  s->nmat = cs->nmat;
+  for (int m = 0; m < cs->nmat; m++) {
+    snprintf(s->material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
+    s->model[m] = cs->materials.model[m];
+  }
+}
+
+int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names)
+{
+  return alloc_with(s, g, nmat, names, NULL);
 }
 
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_case *cs)
 {
   const char *list[EFSI_MAX_MATERIALS];
   for (int m = 0; m < cs->nmat; m++) list[m] = cs->materials.name[m];
-  return state_alloc(s, g, cs->nmat, list);
+  return alloc_with(s, g, cs->nmat, list, cs->materials.model);
 }
 
 void state_free(efsi_state *s)
@@ -96,6 +140,15 @@ void state_snapshot(efsi_state *s, int centred, efsi_snapshot *out)
     f->data = s->b[c];
     f->centre_dir = -1;
   }
+  for (int k = 0, m = 0; k < own_count(s); k++, n++) {
+    const material_field *row = &material_fields[own_field(s, k, &m)];
+    efsi_named_field *f = &out->field[n];
+    snprintf(f->name, sizeof f->name, "%s_%s", row->name, s->material[m]);
+    snprintf(f->long_name, sizeof f->long_name, "%s of %s", row->long_name, s->material[m]);
+    f->units = "1";
+    f->data = s->own[k];
+    f->centre_dir = -1;
+  }
   out->nfields = n;
 }
 
@@ -119,11 +172,7 @@ int state_check_restart(const char *path, const efsi_case *cs, const efsi_grid *
                         const efsi_decomp *d, char *err, size_t errlen)
 {
   efsi_state shell;   /* the grid and the names of the case's arrays, no fields */
-  memset(&shell, 0, sizeof shell);
-  shell.grid = *g;
-  shell.nmat = cs->nmat;
-  for (int m = 0; m < cs->nmat; m++)
-    snprintf(shell.material[m], EFSI_MATERIAL_NAME, "%s", cs->materials.name[m]);
+  state_shell(&shell, g, cs);
   efsi_snapshot snap;
   state_snapshot(&shell, 0, &snap);
   return restart_check(path, &snap, d, err, errlen);
@@ -156,7 +205,13 @@ int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS])
   list[n++] = &s->p;
   for (int m = 0; m < s->nmat; m++) list[n++] = &s->phi[m];
   for (int c = 0; s->nmat > 0 && c < 6; c++) list[n++] = &s->b[c];
+  for (int k = 0; k < own_count(s); k++) list[n++] = &s->own[k];
   return n;
+}
+
+int state_held_arrays(const efsi_state *s)
+{
+  return 4 + (s->nmat > 0 ? s->nmat + 6 : 0) + own_count(s);
 }
 
 int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS])

@@ -12,6 +12,9 @@
 #include "src/case/backend.h"
 #include "src/case/case.h"
 #include "src/case/config.h"
+#include "src/case/materials.h"
+
+enum { STATE_MAX_OWN = EFSI_MAX_OWN_FIELDS };
 
 typedef struct {
   efsi_grid grid;
@@ -21,30 +24,47 @@ typedef struct {
   char material[EFSI_MAX_MATERIALS][EFSI_MATERIAL_NAME];  /* "rbc", "wall", ... */
   double *phi[EFSI_MAX_MATERIALS];
   double *b[6];              /* Bxx, Byy, Bzz, Bxy, Bxz, Byz; NULL when nmat == 0 */
+  int model[EFSI_MAX_MATERIALS];   /* each material's model (src/case/material_models.h) */
+  double *own[STATE_MAX_OWN];      /* the fields the materials' models hold besides phi_m
+                                      (MATERIAL_FIELDS), material by material */
   long step;                 /* steps taken since the start of the run's history */
   double time;
   double drive_force;        /* current body force per volume in +x */
   char run_id[SNAPSHOT_RUN_ID_LEN];   /* the run's history, written into its output files */
 } efsi_state;
 
-/* The state's arrays, in one list: u, v, w, p, then with a solid every phi_m and the six
- * components of B.  Allocation, copies, output and the exchange all walk this list:
- * state_arrays gives the addresses of the pointers, state_exchanged the fields the state's
- * halo exchange carries (all but p, in the same order); each returns how many.  For a
- * case with nmat materials, before any state exists: state_array_count. */
-enum { STATE_MAX_ARRAYS = 4 + EFSI_MAX_MATERIALS + 6 };
+/* The state's arrays, in one list: u, v, w, p, then with a solid every phi_m, the six
+ * components of B, and the fields of the materials' models.  Allocation, copies, output
+ * and the exchange all walk this list: state_arrays gives the addresses of the pointers,
+ * state_exchanged the fields the state's halo exchange carries (all but p, in the same
+ * order); each returns how many.  For a case's materials, before any state exists:
+ * state_array_count. */
+enum { STATE_MAX_ARRAYS = 4 + EFSI_MAX_MATERIALS + 6 + STATE_MAX_OWN };
 int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS]);
 int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS]);
-static inline int state_array_count(int nmat) { return 4 + (nmat > 0 ? nmat + 6 : 0); }
-static inline int state_exchanged_count(int nmat) { return state_array_count(nmat) - 1; }
+static inline int state_array_count(const efsi_materials *m)
+{
+  return 4 + (m->count > 0 ? m->count + 6 : 0) + materials_own_fields(m);
+}
+static inline int state_exchanged_count(const efsi_materials *m)
+{
+  return state_array_count(m) - 1;
+}
+/* How many arrays the state s holds (state_arrays' count, s unchanged). */
+int state_held_arrays(const efsi_state *s);
 
-/* Allocate the fields of a state on grid g with nmat materials (named) and set
- * v = 0, p = 0, phi = 0, B = I.  Returns nonzero when nmat is outside 0..EFSI_MAX_MATERIALS;
- * running out of memory stops the run. */
+/* Allocate the fields of a state on grid g with nmat materials (named, of the neo-Hookean
+ * model) and set v = 0, p = 0, phi = 0, B = I.  Returns nonzero when nmat is outside
+ * 0..EFSI_MAX_MATERIALS; running out of memory stops the run. */
 int state_alloc(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names);
-/* The state of a case: its materials in their order. */
+/* The state of a case: its materials in their order, with their models' fields at their
+ * values at rest. */
 int state_alloc_case(efsi_state *s, const efsi_grid *g, const efsi_case *cs);
 void state_free(efsi_state *s);
+
+/* A state of the case's materials (on grid g, when not NULL) without fields: what the
+ * output files would name (state_snapshot), before any field exists. */
+void state_shell(efsi_state *s, const efsi_grid *g, const efsi_case *cs);
 
 /* A state with the grid and materials of host whose fields the backend's kernels read
  * (device memory on a GPU), uninitialised; freed by state_free_on.  Returns 0. */

@@ -276,7 +276,7 @@ static int restart_state(const char *path, efsi_state *s, efsi_tracers *t, const
 static double restart_bytes(const efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
-  const double arrays = state_array_count(s->nmat);
+  const double arrays = state_held_arrays(s);
   return arrays * 8.0 * g->global_n[0] * (double)g->global_n[1] * g->global_n[2];
 }
 

@@ -1,0 +1,112 @@
+/* The material models, declared once (docs/case-file.md, "Materials"; docs/architecture.md,
+ * "Where new things go").  A material of a case is a body family's cells (its volume
+ * fraction phi_m) with a model: a constitutive law, the law's parameters and the fields the
+ * model needs besides phi_m.  From these tables come the case-file keys of every body family
+ * (<family>.model and <family>.<parameter>: src/case/config_keys.c), their checks (a
+ * parameter of another model, or a required one missing: src/case/config_check.c), the
+ * materials of a case (src/case/materials.c), the state's arrays and so the memory that
+ * efsi --check reports (src/case/state.c), the names of the fields in the output files, and
+ * the rows of docs/case-file.md (tests/test_materials.c holds the page to them).
+ *
+ * Adding a model: a row of MATERIAL_MODELS, its rows of MATERIAL_PARAMETERS and
+ * MATERIAL_FIELDS, the file of its point formulas (named in its row), and its test. */
+#ifndef EFSI_MATERIAL_MODELS_H
+#define EFSI_MATERIAL_MODELS_H
+
+#include <math.h>
+
+/* A test may add models of its own (tests/test_materials.c); efsi's build adds none. */
+#ifndef EFSI_EXTRA_MATERIAL_MODELS
+#define EFSI_EXTRA_MATERIAL_MODELS(X)
+#define EFSI_EXTRA_MATERIAL_PARAMETERS(X, ...)
+#define EFSI_EXTRA_MATERIAL_FIELDS(X)
+#endif
+
+/* X(ID, "name", "point formulas", "what it is") */
+#define MATERIAL_MODELS(X)                                                                \
+  X(NEO_HOOKEAN, "neo-hookean", "stencils/solid_stress.h",                                \
+    "incompressible neo-Hookean solid in the fluid's viscosity: the stress "              \
+    "2 mu D + G phi dev(B), B advanced by the Oldroyd rate (docs/method.md)")             \
+  EFSI_EXTRA_MATERIAL_MODELS(X)
+
+/* The models' parameters, each a number > 0: X(..., MODEL, ID, "key", default, "meaning").
+ * A default of NAN makes the key required for a family that uses the model; a family may
+ * set its own default (BODY_FAMILIES).  The leading arguments (...) are passed through to
+ * X, for tables made per family. */
+#define MATERIAL_PARAMETERS(X, ...)                                                       \
+  X(__VA_ARGS__, NEO_HOOKEAN, MODULUS, "modulus", NAN, "shear modulus G")                 \
+  EFSI_EXTRA_MATERIAL_PARAMETERS(X, __VA_ARGS__)
+
+/* The fields a model's material holds besides phi_m (every solid shares the state's B):
+ * X(MODEL, "name", value at rest, "long name").  In the output files a field is named
+ * <name>_<material>. */
+#define MATERIAL_FIELDS(X) EFSI_EXTRA_MATERIAL_FIELDS(X)
+
+/* The body families that name a model, in the order the state stores their materials
+ * (voxels come last, with the neo-Hookean model and a modulus per label: voxels.modulus):
+ * X(ID, "section", "material", default model, the family's own default of a parameter as
+ * PARAMETER_ID, value, or NONE, 0).  Only RBCs have a default modulus (the paper's). */
+#define BODY_FAMILIES(X)                                                                  \
+  X(RBC, "rbc", "rbc", NEO_HOOKEAN, MODULUS, 2e-2)                                        \
+  X(PLATELET, "platelet", "platelet", NEO_HOOKEAN, NONE, 0)                               \
+  X(SPHERE, "sphere", "sphere", NEO_HOOKEAN, NONE, 0)                                     \
+  X(ELLIPSOID, "ellipsoid", "ellipsoid", NEO_HOOKEAN, NONE, 0)                            \
+  X(WALL, "vessel", "wall", NEO_HOOKEAN, NONE, 0)
+
+#define MATERIAL_MODEL_ENUM(id, ...) MATERIAL_MODEL_##id,
+enum { MATERIAL_MODELS(MATERIAL_MODEL_ENUM) MATERIAL_MODEL_COUNT };
+#undef MATERIAL_MODEL_ENUM
+
+#define MATERIAL_PARAMETER_ENUM(unused, model, id, ...) MATERIAL_PARAM_##id,
+enum { MATERIAL_PARAM_NONE = -1, MATERIAL_PARAMETERS(MATERIAL_PARAMETER_ENUM, 0)
+       MATERIAL_PARAM_COUNT };
+#undef MATERIAL_PARAMETER_ENUM
+
+#define BODY_FAMILY_ENUM(id, ...) BODY_FAMILY_##id,
+enum { BODY_FAMILIES(BODY_FAMILY_ENUM) BODY_FAMILY_COUNT };
+#undef BODY_FAMILY_ENUM
+
+#define MATERIAL_FIELD_ONE(...) +1
+enum { MATERIAL_FIELD_COUNT = 0 MATERIAL_FIELDS(MATERIAL_FIELD_ONE) };
+#undef MATERIAL_FIELD_ONE
+
+/* One model's row, as the tables say it. */
+typedef struct {
+  const char *name, *formulas, *meaning;
+} material_model;
+
+typedef struct {
+  int model;                 /* the model the parameter belongs to */
+  const char *key, *meaning;
+  double fallback;           /* the default; NAN: required */
+} material_parameter;
+
+typedef struct {
+  int model;
+  const char *name, *long_name;
+  double rest;               /* its value where nothing has deformed */
+} material_field;
+
+typedef struct {
+  const char *section, *material;
+  int model;                 /* the default model */
+  int own_parameter;         /* a parameter the family gives its own default, or -1 */
+  double own_default;
+} body_family;
+
+extern const material_model material_models[MATERIAL_MODEL_COUNT];
+extern const material_parameter material_parameters[MATERIAL_PARAM_COUNT];
+extern const body_family body_families[BODY_FAMILY_COUNT];
+/* MATERIAL_FIELD_COUNT rows, then an end row of model -1 */
+extern const material_field material_fields[MATERIAL_FIELD_COUNT + 1];
+
+/* The words of <family>.model, NULL-terminated, in model order (the stored index). */
+extern const char *const material_model_words[MATERIAL_MODEL_COUNT + 1];
+
+/* How many fields a material of model `model` holds besides phi_m. */
+int material_own_fields(int model);
+
+/* Index into material_fields of the k-th own field of model `model`. */
+int material_own_field(int model, int k);
+
+#endif
