@@ -10,7 +10,7 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_s
   tests/test_boundary_mpi tests/test_reduce_mpi tests/test_transpose_mpi \
   tests/test_poisson_mpi tests/test_fields_mpi tests/test_restart_mpi tests/test_bodies_mpi \
   tests/test_tracers_mpi tests/test_body_shapes_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
-  tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi \
+  tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi tests/test_solver_fields \
   tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels \
   tests/test_materials tests/test_material_dummy
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \

@@ -151,8 +151,8 @@ static void print_progress(const output_state *o, double seconds, long steps)
     v.div_rms = sqrt(fmax(info->div2_predicted, 0.0));
     if (info->beta > 0) {
       double flow[FLOW_COUNT];
-      o->sv->k->flow_norms(g, 1.0, o->s->u, o->s->v, o->s->w, o->sv->div, &o->sv->scratch,
-                           flow);
+      o->sv->k->flow_norms(g, 1.0, o->s->u, o->s->v, o->s->w, FIELD(o->sv, div_v),
+                           &o->sv->scratch, flow);
       v.mach = flow[FLOW_SPEED_MAX] / info->beta;
     }
   }

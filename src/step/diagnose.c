@@ -20,6 +20,7 @@
 #include "stencils/operators.h"
 #include "base/errors.h"
 #include "decomp/reduce.h"
+#include "src/step/exchange.h"
 #include "stencils/solid_stress.h"
 
 /* The centroid and the second moments about it, per volume, from the sums of phi_moments
@@ -46,9 +47,10 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   const efsi_config *c = sv->cs->config;
   const efsi_kernels *k = sv->k;
   efsi_scratch *plane = &sv->scratch;   /* the reductions' per-plane partials */
-  k->divergence(g, 1.0, s->u, s->v, s->w, sv->div);
+  double *const div_v = FIELD(sv, div_v);
+  k->divergence(g, 1.0, s->u, s->v, s->w, div_v);
   double flow[FLOW_COUNT];
-  k->flow_norms(g, c->density, s->u, s->v, s->w, sv->div, plane, flow);
+  k->flow_norms(g, c->density, s->u, s->v, s->w, div_v, plane, flow);
 
   /* one global sum: kinetic energy, div^2, u, the wall shear and its faces, the elastic
    * energy, the lumen's fluxes and wall shear, and the moments of each material's phi (the
@@ -63,7 +65,7 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
   maxima[0] = flow[FLOW_SPEED_MAX];
   maxima[1] = flow[FLOW_DIV_MAX];
   double u_wall[3][2];
-  solver_wall_velocity(c, s->time, u_wall);
+  wall_velocity(c, s->time, u_wall);
   for (int d = 1; d < 3; d++)
     k->wall_shear_sums(g, d, c->viscosity, s->u, d == 1 ? s->w : s->v, u_wall[d], plane,
                        &sums[SHEAR]);

@@ -4,11 +4,12 @@
 #define EFSI_DIAGNOSE_H
 
 #include "io/diagnostics.h"
-#include "src/step/solver.h"
+#include "src/step/step_context.h"
 #include "src/case/state.h"
 
 /* Collective.  Fills the flow columns of row (the ACM columns come from sv->info).
- * Velocity halos (width 1) must be valid.  Uses sv->div as scratch. */
+ * Velocity halos (width 1) must be valid.  Uses the solver's div_v
+ * (src/case/solver_arrays.h). */
 void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row);
 
 /* Collective.  When some owned value of u, v, w or p is not finite, or (find_max) to locate

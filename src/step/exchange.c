@@ -1,7 +1,16 @@
 /* The solver's exchanges (see exchange.h). */
 #include "src/step/exchange.h"
 
+#include <math.h>
+
 #include "decomp/boundary.h"
+
+void wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
+{
+  const double factor = c->wall_omega != 0.0 ? sin(c->wall_omega * t) : 1.0;
+  for (int d = 0; d < 3; d++)
+    for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
+}
 
 void exchange_state_start(efsi_solver *sv, efsi_state *s)
 {
@@ -18,7 +27,7 @@ static void finish_state(efsi_solver *sv, efsi_state *s)
   double *fields[STATE_MAX_ARRAYS];
   const int n = state_exchanged(s, fields);
   double u_wall[3][2];
-  solver_wall_velocity(sv->cs->config, s->time, u_wall);
+  wall_velocity(sv->cs->config, s->time, u_wall);
   timers_switch(&sv->timers, TIMER_HALO);
   halo_finish(sv->halo);
   boundary_fill(sv->layers, &s->grid, fields, u_wall, fields + 3, n - 3, EFSI_HALO);
@@ -70,9 +79,8 @@ void exchange_state_around(efsi_solver *sv, efsi_state *s, efsi_box_work work)
 
 void exchange_velocity_start(efsi_solver *sv)
 {
-  double *rate[3] = {sv->fu, sv->fv, sv->fw};
   timers_switch(&sv->timers, TIMER_HALO);
-  halo_start(sv->halo, rate, 3, 2);
+  halo_start(sv->halo, FIELDS(sv, v_star), 3, 2);
   if (!sv->cs->config->overlap) halo_finish(sv->halo);
   timers_pause(&sv->timers);
 }
@@ -80,10 +88,11 @@ void exchange_velocity_start(efsi_solver *sv)
 void exchange_velocity_finish(efsi_solver *sv, const efsi_grid *g, double t)
 {
   double u_wall[3][2];
-  solver_wall_velocity(sv->cs->config, t, u_wall);
+  wall_velocity(sv->cs->config, t, u_wall);
   timers_switch(&sv->timers, TIMER_HALO);
   if (halo_pending(sv->halo)) halo_finish(sv->halo);
-  boundary_velocity(sv->layers, g, sv->fu, sv->fv, sv->fw, u_wall, 2);
+  double *const *v_star = FIELDS(sv, v_star);
+  boundary_velocity(sv->layers, g, v_star[0], v_star[1], v_star[2], u_wall, 2);
   timers_pause(&sv->timers);
 }
 
@@ -95,7 +104,7 @@ void exchange_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n, in
   timers_pause(&sv->timers);
 }
 
-void solver_fill_halos(efsi_solver *sv, efsi_state *s)
+void exchange_state_fill(efsi_solver *sv, efsi_state *s)
 {
   /* an exchange still in flight (a state replaced between steps) is finished, then redone;
    * the tracers stay where they are */
@@ -104,11 +113,3 @@ void solver_fill_halos(efsi_solver *sv, efsi_state *s)
   finish_state(sv, s);
   exchange_scalars(sv, &s->grid, &s->p, 1, 1);
 }
-
-void solver_sync(efsi_solver *sv, efsi_state *s)
-{
-  exchange_state_finish(sv, s);
-  if (sv->tracers) tracers_advance_finish(sv->tracers);
-}
-
-void solver_move_tracers(efsi_solver *sv, efsi_tracers *t) { sv->tracers = t; }

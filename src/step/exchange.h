@@ -5,7 +5,7 @@
 #ifndef EFSI_EXCHANGE_H
 #define EFSI_EXCHANGE_H
 
-#include "src/step/solver.h"
+#include "src/step/step_context.h"
 
 /* Start the exchange (width EFSI_HALO) of the state's velocity, volume fractions and B. */
 void exchange_state_start(efsi_solver *sv, efsi_state *s);
@@ -28,12 +28,21 @@ typedef void (*efsi_box_work)(efsi_solver *sv, efsi_state *s, const int lo[3], c
  * "Overlap"). */
 void exchange_state_around(efsi_solver *sv, efsi_state *s, efsi_box_work work);
 
-/* The exchange (width 2) of v* in the rate arrays, and its wall layers at time t: started
- * before the solid's transport, finished after it. */
+/* The exchange (width 2) of v* (the solver's field v_star), and its wall layers at time t:
+ * started before the solid's transport, finished after it. */
 void exchange_velocity_start(efsi_solver *sv);
 void exchange_velocity_finish(efsi_solver *sv, const efsi_grid *g, double t);
 
 /* Exchange and even wall reflection of n cell-centred fields of grid g, width 1..3. */
 void exchange_scalars(efsi_solver *sv, const efsi_grid *g, double **f, int n, int width);
+
+/* Fill the halos (width EFSI_HALO) and wall layers of the state's velocity, volume
+ * fractions and B, and of p (width 1), at the state's time (solver_fill_halos): an
+ * exchange still in flight is finished first, the tracers left where they are. */
+void exchange_state_fill(efsi_solver *sv, efsi_state *s);
+
+/* Wall velocity u_wall(t) = U sin(omega t) (omega = 0: U) of every wall at time t: the
+ * velocity the wall layers are filled with (and the diagnostics' wall shear). */
+void wall_velocity(const efsi_config *c, double t, double u_wall[3][2]);
 
 #endif

@@ -6,7 +6,7 @@
 #ifndef EFSI_SOLID_H
 #define EFSI_SOLID_H
 
-#include "src/step/solver.h"
+#include "src/step/step_context.h"
 
 /* Owned cells of phi and B advance from the velocity and halos of level N (valid to width
  * 3, edges included), in two calls that the step separates (src/step/solver.c: phi's while v* is
@@ -14,14 +14,13 @@
  *
  * solid_fractions: every phi_m^{N+1}, with WENO5 face values, or THINC ones in its
  * interface cells (solid.phi_transport = thinc, with solid.thinc_steepness), from the
- * state's velocity, formed in the solver's phi_next[m], which then change places with the
+ * state's velocity, formed in the solver's phi_next, which then changes places with the
  * state's phi (phi^N's arrays are the solver's again).
  *
- * solid_tensor: B^{N+1} from B^N, the velocity of level N (u, v, w: after v* has become the
- * state's, the solver's rate arrays hold it) and the fluid treatment's weight from the new
- * phi, formed in the solver's work[], which then change places with the state's B. */
+ * solid_tensor: B^{N+1} from B^N, the velocity of level N (the solver's v_n, after v* has
+ * become the state's) and the fluid treatment's weight from the new phi, formed in the
+ * solver's b_next, which then changes places with the state's B. */
 void solid_fractions(efsi_solver *sv, efsi_state *s);
-void solid_tensor(efsi_solver *sv, efsi_state *s, const double *u, const double *v,
-                  const double *w);
+void solid_tensor(efsi_solver *sv, efsi_state *s);
 
 #endif

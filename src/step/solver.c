@@ -33,11 +33,10 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
   sv->backend = b;
   sv->k = b->k;
   sv->layers = b->layers;
-#define SOLVER_ALLOC(array) sv->array = backend_field_alloc(b, g);
-  SOLVER_ARRAYS(SOLVER_ALLOC)
-#undef SOLVER_ALLOC
-  for (int m = 0; m < cs->nmat; m++) sv->phi_next[m] = backend_field_alloc(b, g);
-  solver_projection_arrays(sv);
+  char err[256];
+  if (fields_layout(&sv->fields, cs->nmat, err, sizeof err))
+    efsi_abort(EFSI_EXIT_RUNTIME, "src/case/solver_arrays.h: %s", err);
+  for (int i = 0; i < sv->fields.count; i++) sv->fields.array[i] = backend_field_alloc(b, g);
   sv->scratch = scratch_of(b->gpu);
   size_t work, staging;
   kernel_scratch_bytes(g, b->gpu, &work, &staging);
@@ -54,28 +53,39 @@ void solver_free(efsi_solver *sv)
 {
   const efsi_backend *b = sv->backend;
   if (!b) return;
-#define SOLVER_RELEASE(array) if (sv->array) backend_field_free(b, sv->array);
-  SOLVER_ARRAYS(SOLVER_RELEASE)
-#undef SOLVER_RELEASE
-  for (int m = 0; m < EFSI_MAX_MATERIALS; m++)
-    if (sv->phi_next[m]) backend_field_free(b, sv->phi_next[m]);
+  for (int i = 0; i < sv->fields.count; i++) backend_field_free(b, sv->fields.array[i]);
   scratch_free(&sv->scratch);
   if (sv->halo) halo_free(sv->halo);
   if (sv->poisson) b->poisson->free(sv->poisson);
   memset(sv, 0, sizeof *sv);
 }
 
-void solver_wall_velocity(const efsi_config *c, double t, double u_wall[3][2])
+void solver_fill_halos(efsi_solver *sv, efsi_state *s) { exchange_state_fill(sv, s); }
+
+void solver_sync(efsi_solver *sv, efsi_state *s)
 {
-  const double factor = c->wall_omega != 0.0 ? sin(c->wall_omega * t) : 1.0;
-  for (int d = 0; d < 3; d++)
-    for (int side = 0; side < 2; side++) u_wall[d][side] = c->wall_u[d][side] * factor;
+  exchange_state_finish(sv, s);
+  if (sv->tracers) tracers_advance_finish(sv->tracers);
 }
 
-void solver_projection_arrays(efsi_solver *sv)
+void solver_move_tracers(efsi_solver *sv, efsi_tracers *t) { sv->tracers = t; }
+
+/* A phase of the step begins (src/case/solver_arrays.h): a debug build checks that the
+ * names live in it hold arrays of their own, none of them the state's. */
+static void phase_begins(efsi_solver *sv, efsi_state *s, int phase)
 {
-  sv->div = sv->cs->nmat > 0 ? sv->phi_next[0] : sv->work[0];
-  sv->dp = sv->work[1];
+#ifdef EFSI_DEBUG
+  double **list[STATE_MAX_ARRAYS], *state[STATE_MAX_ARRAYS];
+  const int n = state_arrays(s, list);
+  for (int i = 0; i < n; i++) state[i] = *list[i];
+  char err[256];
+  if (fields_check_phase(&sv->fields, phase, state, n, err, sizeof err))
+    efsi_abort(EFSI_EXIT_RUNTIME, "%s", err);
+#else
+  (void)sv;
+  (void)s;
+  (void)phase;
+#endif
 }
 
 int acm_parameters(double A1, double A2, double A3, double B1, double B2, double *a, double *b)
@@ -102,11 +112,11 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
 }
 
 /* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
- * in the rate arrays, so that v^N stays for the solid's transport: the stress of level N,
- * viscous and G_m phi_m^N dev(B^N), in work[] (phi_next[0] holds sum G_m phi_m meanwhile),
- * then v* in one pass per component.  The kernels read up to three cells around the box
- * (WENO5; the stress is formed on the box and one layer around it, where neighbouring
- * boxes form the same values). */
+ * in v_star, so that v^N stays for the solid's transport: the stress of level N, viscous
+ * and G_m phi_m^N dev(B^N) (with sum_g_phi = sum_m G_m phi_m), then v* in one pass per
+ * component.  The kernels read up to three cells around the box (WENO5; the stress is
+ * formed on the box and one layer around it, where neighbouring boxes form the same
+ * values). */
 static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3])
 {
   efsi_grid view;
@@ -115,31 +125,27 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
   const efsi_grid *g = &view;
   const efsi_config *c = sv->cs->config;
   const double body = c->drive_mode == DRIVE_FLOWRATE ? 0.0 : c->pressure_gradient;
-  double *stress[6], *b[6], *phi[EFSI_MAX_MATERIALS];
+  double *stress[6], *b[6], *phi[EFSI_MAX_MATERIALS], *v_star[3];
   for (int t = 0; t < 6; t++) {
-    stress[t] = sv->work[t] + sh;
+    stress[t] = FIELDS(sv, stress)[t] + sh;
     b[t] = s->nmat > 0 ? s->b[t] + sh : NULL;
   }
   for (int m = 0; m < s->nmat; m++) phi[m] = s->phi[m] + sh;
-  double *const gphi = s->nmat > 0 ? sv->phi_next[0] + sh : NULL;
+  for (int d = 0; d < 3; d++) v_star[d] = FIELDS(sv, v_star)[d] + sh;
+  double *const gphi = s->nmat > 0 ? FIELD(sv, sum_g_phi) + sh : NULL;
   if (s->nmat > 0) RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.modulus, phi, gphi);
   RUN(sv, stress_total, g, c->viscosity, s->nmat, b, s->u + sh, s->v + sh, s->w + sh, gphi,
       stress);
   RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
-      -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, sv->fu + sh,
-      sv->fv + sh, sv->fw + sh);
+      -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, v_star[0],
+      v_star[1], v_star[2]);
 }
 
-/* v* becomes the state's velocity; v^N's arrays hold the next step's rates. */
+/* v* becomes the state's velocity; v^N's arrays are the rate arrays now (v_n). */
 static void take_velocity(efsi_solver *sv, efsi_state *s)
 {
-  double *const old[3] = {s->u, s->v, s->w};
-  s->u = sv->fu;
-  s->v = sv->fv;
-  s->w = sv->fw;
-  sv->fu = old[0];
-  sv->fv = old[1];
-  sv->fw = old[2];
+  double **const velocity[3] = {&s->u, &s->v, &s->w};
+  FIELDS_SWAP(sv, v_star, velocity);
 }
 
 /* D* = rho div v* on owned cells and (ACM) on the first halo layer too, from the width-2
@@ -154,9 +160,10 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
   const int lo[3] = {-acm, -acm, -acm};
   const int hi[3] = {g->n[0] + acm, g->n[1] + acm, g->n[2] + acm};
   grid_view(g, lo, hi, &ring, &shift);
+  double *const div_star = FIELD(sv, div_star);
   RUN(sv, divergence, &ring, sv->cs->config->density, s->u + shift, s->v + shift,
-      s->w + shift, sv->div + shift);
-  if (acm) boundary_even(sv->layers, g, sv->div, 1);
+      s->w + shift, div_star + shift);
+  if (acm) boundary_even(sv->layers, g, div_star, 1);
 }
 
 /* The step's one global reduction: the sums of D*, its Laplacian, p^N's and u's (SMAC: D*,
@@ -169,7 +176,8 @@ static void divergence_star(efsi_solver *sv, efsi_state *s)
  * anything is non-finite). */
 static void sums_start(efsi_solver *sv, efsi_state *s)
 {
-  RUN(sv, acm_sums, &s->grid, !sv->cs->smac, sv->div, s->p, s->u, &sv->scratch, sv->pairs);
+  RUN(sv, acm_sums, &s->grid, !sv->cs->smac, FIELD(sv, div_star), s->p, s->u, &sv->scratch,
+      sv->pairs);
 }
 
 static int global_sums(efsi_solver *sv, double sums[SUM_COUNT])
@@ -213,7 +221,8 @@ static void drive(efsi_solver *sv, efsi_state *s, const double sums[SUM_COUNT])
 /* ACM: (a, b) from the sums; dp = -(b p^N + a D*)/dt and p^{N+1} = p^N + dp - <p^{N+1}> on
  * the owned cells and one halo layer (p^N's and D*'s are valid), so the correction needs
  * no exchange, and v^{N+1} = v* - (dt/rho) grad dp, in one pass (pressure_correct: p^{N+1}
- * into work[1], which then becomes the state's p).  The step's figures go to sv->info. */
+ * into p_next, which then changes places with the state's p).  The step's figures go to
+ * sv->info. */
 static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_COUNT])
 {
   const efsi_grid *g = &s->grid;
@@ -240,12 +249,10 @@ static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_C
                      / cells;
   info->mean_p = fabs(mean_p) > noise ? mean_p : 0.0;
   const double rho = sv->cs->config->density;
-  RUN(sv, pressure_correct, g, a / dt, b / dt, info->mean_p, -dt / rho, s->p, sv->div,
-      sv->work[1], s->u, s->v, s->w);
-  double *const old = s->p;
-  s->p = sv->work[1];
-  sv->work[1] = old;
-  solver_projection_arrays(sv);
+  RUN(sv, pressure_correct, g, a / dt, b / dt, info->mean_p, -dt / rho, s->p,
+      FIELD(sv, div_star), FIELD(sv, p_next), s->u, s->v, s->w);
+  double **const p[1] = {&s->p};
+  FIELDS_SWAP(sv, p_next, p);
 }
 
 /* SMAC: lap dp = D* / dt exactly (the backend's Poisson solver; D* becomes the right-hand
@@ -253,12 +260,14 @@ static void pressure_acm(efsi_solver *sv, efsi_state *s, const double sums[SUM_C
 static void pressure_smac(efsi_solver *sv, efsi_state *s)
 {
   const efsi_grid *g = &s->grid;
-  RUN(sv, field_scale, g, 1.0 / sv->dt, sv->div);
+  double *const div_star = FIELD(sv, div_star);
+  RUN(sv, field_scale, g, 1.0 / sv->dt, div_star);
   timers_switch(&sv->timers, TIMER_PROJECTION);
-  sv->backend->poisson->solve(sv->poisson, sv->div, sv->dp);
-  exchange_scalars(sv, g, &sv->dp, 1, 1);
-  RUN(sv, pressure_update, g, 1, 0.0, sv->dp, s->p);
-  RUN(sv, gradient_add, g, -sv->dt / sv->cs->config->density, sv->dp, s->u, s->v, s->w);
+  sv->backend->poisson->solve(sv->poisson, div_star, FIELD(sv, dp));
+  exchange_scalars(sv, g, FIELDS(sv, dp), 1, 1);
+  RUN(sv, pressure_update, g, 1, 0.0, FIELD(sv, dp), s->p);
+  RUN(sv, gradient_add, g, -sv->dt / sv->cs->config->density, FIELD(sv, dp), s->u, s->v,
+      s->w);
 }
 
 int solver_step(efsi_solver *sv, efsi_state *s)
@@ -266,17 +275,21 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   const efsi_config *c = sv->cs->config;
   memset(&sv->info, 0, sizeof sv->info);
   /* v*, on the interior first while the state's halos arrive (performance.overlap) */
+  phase_begins(sv, s, PHASE_MOMENTUM);
   exchange_state_around(sv, s, momentum);
   /* phi^{N+1} with v^N, while v* is exchanged (width 2) */
+  phase_begins(sv, s, PHASE_FRACTIONS);
   exchange_velocity_start(sv);
   solid_fractions(sv, s);
   exchange_velocity_finish(sv, &s->grid, s->time + sv->dt);
   take_velocity(sv, s);
-  /* D* = rho div v*, and the one global reduction: B^{N+1} with v^N (now in the rate
-   * arrays) while its sums come */
+  /* D* = rho div v*, and the one global reduction: B^{N+1} with v^N (now v_n, in the
+   * rate arrays) while its sums come */
+  phase_begins(sv, s, PHASE_DIVERGENCE);
   divergence_star(sv, s);
   sums_start(sv, s);
-  solid_tensor(sv, s, sv->fu, sv->fv, sv->fw);
+  phase_begins(sv, s, PHASE_TENSOR);
+  solid_tensor(sv, s);
   double sums[SUM_COUNT];
   if (global_sums(sv, sums)) {
     if (sv->tracers) tracers_advance_cancel(sv->tracers);   /* a run that blew up */
@@ -286,6 +299,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   sv->info.div2_before = sums[SUM_D2] / cells;
   drive(sv, s, sums);
   /* dp, p^{N+1} and v^{N+1} = v* - (dt/rho) grad dp */
+  phase_begins(sv, s, sv->cs->smac ? PHASE_SMAC : PHASE_ACM);
   if (sv->cs->smac) pressure_smac(sv, s);
   else pressure_acm(sv, s, sums);
   timers_pause(&sv->timers);
@@ -298,5 +312,6 @@ int solver_step(efsi_solver *sv, efsi_state *s)
    * before the reduction, and the host moves them while the GPU works on this step's end */
   if (sv->tracers) tracers_advance_finish(sv->tracers);
   if (!c->overlap) exchange_state_finish(sv, s);
+  phase_begins(sv, s, PHASE_BETWEEN);
   return 0;
 }
