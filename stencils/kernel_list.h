@@ -62,8 +62,8 @@ enum {
     (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
      double *const s[6], const double *p, const double *u, const double *v, const double *w, \
      double *fu, double *fv, double *fw))                                                    \
-  /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                \
-   * cuda/transport.cu), then B^{N+1} (oldroyd.h; oldroyd.c, cuda/oldroyd.cu) */             \
+  /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                 \
+   * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) */             \
   X(phi_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS + AXPY_FLOPS, 5, 0,    \
     void,                                                                                    \
     (const efsi_grid *g, const double *f, const double *u, const double *v, const double *w, \

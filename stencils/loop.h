@@ -38,6 +38,11 @@
   FOR_BOX(g, lo, hi, p, int m = 0; double sum_ = (__VA_ARGS__);   \
           for (m = 1; m < (count); m++) sum_ += (__VA_ARGS__);     \
           out[p] = sum_)
+#define FOR_ROWS(g, lo, hi, min_blocks, ...) \
+  for_box<min_blocks>(g, lo, hi, __func__, [=] __device__(ptrdiff_t point_) { __VA_ARGS__; })
+#define ROW_BUFFER(x) x
+#define ROW(x) (x)
+#define POINTS(p, ...) do { const ptrdiff_t p = point_; (void)p; __VA_ARGS__; } while (0)
 
 #else
 
@@ -70,6 +75,25 @@
     FOR_BOX(g, lo, hi, p, out[p] = (__VA_ARGS__));                          \
     for (m = 1; m < (count); m++) FOR_BOX(g, lo, hi, p, out[p] += (__VA_ARGS__)); \
   } while (0)
+#define FOR_ROWS(g, lo, hi, min_blocks, ...)                                \
+  do {                                                                      \
+    const int ni_ = (hi)[0] - (lo)[0];                                      \
+    _Pragma("omp parallel for collapse(2) schedule(static)")               \
+    for (int k_ = (lo)[2]; k_ < (hi)[2]; k_++)                              \
+      for (int j_ = (lo)[1]; j_ < (hi)[1]; j_++) {                          \
+        const ptrdiff_t row_ = grid_index(g, (lo)[0], j_, k_);              \
+        __VA_ARGS__;                                                        \
+      }                                                                     \
+  } while (0)
+#define ROW_BUFFER(x) x[ni_]
+#define ROW(x) (x)[i_]
+#define POINTS(p, ...)                                                      \
+  _Pragma("omp simd")                                                       \
+  for (int i_ = 0; i_ < ni_; i_++) {                                        \
+    const ptrdiff_t p = row_ + i_;                                          \
+    (void)p;                                                                \
+    __VA_ARGS__;                                                            \
+  }
 
 #endif
 
@@ -79,6 +103,20 @@
  * that each pass is a unit-stride loop that vectorises (a loop over m inside the point
  * loop would not); the GPU adds them all in one pass, one launch.  The same bits: each
  * partial sum is a double either way. */
+
+/* FOR_ROWS(g, lo, hi, min_blocks, body): the row form, for a kernel that the CPU runs in
+ * stages, each a loop of its own along a row, so that a loop over a case's materials or a
+ * tensor's components sits outside the point loops and every point loop vectorises.  The
+ * body runs for every row (j, k) of the box; inside it, POINTS(p, statements) runs the
+ * statements at every point p of the row, and ROW(x) is the point's value of a row buffer
+ * declared `double ROW_BUFFER(x);`.  On the CPU a POINTS is a SIMD loop along the row and a
+ * ROW_BUFFER an array of the row's length (threads over the rows); on the GPU the body runs
+ * at one point a thread (for_box, stencils/cuda/launch.cuh; min_blocks its floor on the
+ * blocks a multiprocessor holds, 0 for none), a POINTS is its statements, a ROW_BUFFER a
+ * scalar, so the stages run one after the other in registers.  A statement that is not in
+ * a POINTS runs once a row on the CPU, once a point on the GPU: loops over materials or
+ * components, and the thread's copies of strides and spacings (declared in the body, the
+ * stores of the point loops cannot alias them, so they stay in registers). */
 
 /* FOR_BOX_AT(g, lo, hi, p, i, j, k, body) is FOR_BOX whose body also sees the point's
  * local indices i, j, k (int on the GPU; i a ptrdiff_t on the CPU), for a kernel whose work

@@ -1,11 +1,11 @@
-/* The transport of B with the Oldroyd rate L.B + B.L^T and the fluid treatment of B on the
- * CPU (formulas in oldroyd.h and weno5.h, reasoning in docs/solid.md).  The kernels form the
- * nine entries of L at the cell centre inside the point loop from the face velocities, so
- * memory traffic is the three velocities and B, and no gradient arrays exist.  They work row
- * by row: the total solid fraction (a sum over a case-dependent number of materials), the
- * strain rate with its square root, and in b_advance the advecting velocity and the WENO5
- * rate of each component of B, each have a loop of their own into a row buffer, so that the
- * long loops around them vectorise and the rates never leave the cache. */
+/* The Oldroyd rate L.B + B.L^T and the fluid treatment of B as separate kernels on the CPU
+ * (formulas in oldroyd.h, reasoning in docs/solid.md): the reference of the step's fused
+ * b_advance (stencils/b_advance.c), which the tests hold it to.  The kernels form the nine
+ * entries of L at the cell centre inside the point loop from the face velocities, so no
+ * gradient arrays exist.  The treatment works row by row: the total solid fraction (a sum
+ * over a case-dependent number of materials) and the strain rate with its square root each
+ * have a loop of their own into a row buffer, so that the long loops around them
+ * vectorise. */
 #include "stencils/kernel_list.h"
 
 #include <math.h>
@@ -149,54 +149,4 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
 {
   const row_update r = {dt, dt * kappa, rate, b};
   treatment_rows(g, nmat, phi, u, v, w, &r, update_row);
-}
-
-void b_advance(const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,
-               const double *restrict u, const double *restrict v, const double *restrict w,
-               double *const b[6], double *const next[6])
-{
-  const int nx = g->n[0];
-  const double dt_kappa = dt * kappa;
-#pragma omp parallel for
-  for (int k = 0; k < g->n[2]; k++) {
-    /* the thread's own layout and stencil (see treatment_rows) */
-    const efsi_grid layout = *g;
-    const weno5_stencil_t st = weno5_stencil(&layout, LOC_CENTRE);
-    const ptrdiff_t s3[3] = {layout.stride[0], layout.stride[1], layout.stride[2]};
-    const double ih[3] = {layout.inv_h[0], layout.inv_h[1], layout.inv_h[2]};
-    double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
-    double *const nl[6] = {next[0], next[1], next[2], next[3], next[4], next[5]};
-    double phi_row[nx], gdot_row[nx], ax[nx], ay[nx], az[nx], rate[6][nx];
-    for (int j = 0; j < g->n[1]; j++) {
-      const ptrdiff_t row = grid_index(g, 0, j, k);
-      treatment_row(&layout, nmat, phi, u, v, w, row, phi_row, gdot_row);
-#pragma omp simd
-      for (int i = 0; i < nx; i++) {
-        const advecting_t a = advecting_velocity(&st, u, v, w, row + i);
-        ax[i] = a.x;
-        ay[i] = a.y;
-        az[i] = a.z;
-      }
-      for (int c = 0; c < 6; c++) {
-        const double *restrict bc = bl[c];
-        double *restrict rc = rate[c];
-#pragma omp simd
-        for (int i = 0; i < nx; i++) {
-          const advecting_t a = {ax[i], ay[i], az[i]};
-          rc[i] = advection_with(&st, bc, a, row + i);
-        }
-      }
-#pragma omp simd
-      for (int i = 0; i < nx; i++) {
-        const ptrdiff_t p = row + i;
-        const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s3, ih);
-        const sym_tensor_t B = sym_load(bl, p);
-        const sym_tensor_t R = {rate[TXX][i], rate[TYY][i], rate[TZZ][i],
-                                rate[TXY][i], rate[TXZ][i], rate[TYZ][i]};
-        const sym_tensor_t moved = transported_at(B, dt, R, oldroyd_rate_at(&L, B));
-        const double f = treatment_weight(phi_row[i], dt_kappa, gdot_row[i]);
-        sym_store(nl, p, treatment_apply(f, moved));
-      }
-    }
-  }
 }

@@ -8,6 +8,7 @@
 
 extern "C" {
 #include "stencils/averages.c"
+#include "stencils/b_advance.c"
 #include "stencils/momentum.c"
 #include "stencils/operators.c"
 #include "stencils/projection.c"
