@@ -40,7 +40,7 @@ fields_every = 100000
 ranks = 1
 mpirun = none
 EOF
-# one rank's block of 16^3 cells, no bodies, a million steps
+# one rank's block of 16^3 cells, no bodies, a million steps (minutes)
 cat > "$tmp/weak.ini" <<EOF
 [study]
 name = signals
@@ -55,7 +55,7 @@ hematocrit = 0
 [time]
 steps = 1000000
 [output]
-every = 100000
+every = 1000
 EOF
 
 /usr/bin/python3 - "$srcdir" "$efsi" "$tmp" "${EFSI_MPIRUN:-mpirun}" <<'PY'
@@ -109,6 +109,7 @@ def case(what, cmd, mark, started, sig, said, env=None, lines=3):
         time.sleep(0.1)
     time.sleep(0.3)
     t = time.monotonic()
+    startup = t - t0
     os.kill(p.pid, sig)                                  # the driver alone
     try:
         out = p.communicate(timeout=LIMIT)[0].decode(errors="replace")
@@ -134,8 +135,8 @@ def case(what, cmd, mark, started, sig, said, env=None, lines=3):
                  "%d processes of the run left, efsi %s \"%s\"\n%s"
                  % (what, sig.name, p.returncode, seconds, len(left),
                     "said" if line in out + logs else "did not say", line, out))
-    print("ok: %s: %s to the driver alone: exit status 4 after %.2f s, efsi %s, nothing left"
-          % (what, sig.name, seconds, line))
+    print("ok: %s: %s to the driver alone (efsi stepping after %.1f s): exit status 4 after "
+          "%.2f s, efsi %s, nothing left" % (what, sig.name, startup, seconds, line))
 
 
 def study_file(name, path, changes):
@@ -146,19 +147,20 @@ def study_file(name, path, changes):
         f.write(text)
 
 
-# hematocrit-study: efsi started directly, each of the three signals; then through mpirun
+# hematocrit-study (its plasma reference alone, --run plasma): efsi started directly, each of
+# the three signals; then through mpirun
 py = "/usr/bin/python3"
 for k, sig in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGUSR1)):
     out = os.path.join(tmp, "ht-%d" % k)
     study_file("ht.ini", out + ".ini", [(r"^\[study\]$", "[study]\noutput = " + out)])
     case("hematocrit-study", [py, os.path.join(src, "studies", "hematocrit-study"),
-                              "--efsi", efsi, out + ".ini"],
+                              "--efsi", efsi, "--run", "plasma", out + ".ini"],
          out, os.path.join(out, "plasma", "diagnostics.csv"), sig, sig.name)
 out = os.path.join(tmp, "ht-mpirun")
 study_file("ht.ini", out + ".ini", [(r"^\[study\]$", "[study]\noutput = " + out),
                                     (r"^mpirun = none$", "mpirun = %s -np {ranks}" % mpirun)])
 case("hematocrit-study through mpirun", [py, os.path.join(src, "studies", "hematocrit-study"),
-                                         "--efsi", efsi, out + ".ini"],
+                                         "--efsi", efsi, "--run", "plasma", out + ".ini"],
      out, os.path.join(out, "plasma", "diagnostics.csv"), signal.SIGTERM, "SIGUSR1")
 
 # weak-scaling-study: through mpirun, and efsi started directly
