@@ -7,7 +7,8 @@
 #   - studies/weak-scaling-study runs/weak-scaling-cpu.ini --dry-run (ranks 1 to 16) on this
 #     machine as it is (Open MPI told nothing of oversubscribing: 16 ranks are more slots
 #     than it finds) plans every count, says which need more cores than it has, and starts
-#     no launcher (runs.mpirun a stand-in that records its calls).
+#     no launcher (runs.mpirun a stand-in that records its calls); so does
+#     studies/hematocrit-study runs/hematocrit-cpu.ini --dry-run with run.ranks = 16.
 set -eu
 . "$(dirname "$0")/lib.sh"
 srcdir=${top_srcdir:-.}
@@ -63,4 +64,16 @@ rm -rf "$tmp/weak"
   > "$tmp/dry" 2>&1 || { cat "$tmp/dry"; fail "the dry run with a stand-in launcher"; }
 [ ! -e "$calls" ] || { cat "$calls"; fail "the dry run started the launcher"; }
 echo "ok: the dry run starts no launcher"
+
+# the same for the hematocrit study: runs/hematocrit-cpu.ini on 16 ranks through a launcher
+# that records its calls, planned without it
+sed -e "s#^output = .*#output = $tmp/ht#" -e 's/^ranks = .*/ranks = 16/' \
+    "$srcdir/runs/hematocrit-cpu.ini" > "$tmp/ht.ini"
+printf 'mpirun = %s -np {ranks}\n' "$tmp/fake-mpirun" >> "$tmp/ht.ini"
+status=0
+/usr/bin/python3 "$srcdir/studies/hematocrit-study" --efsi "$efsi" --dry-run "$tmp/ht.ini" \
+  > "$tmp/dry" 2>&1 || status=$?
+[ "$status" -eq 0 ] && [ ! -e "$calls" ] && [ "$(grep -c "would be started, [0-9]* steps" "$tmp/dry")" -eq 4 ] ||
+  { cat "$tmp/dry" "$calls" 2> /dev/null; fail "the hematocrit study's dry run on 16 ranks: exit status $status"; }
+echo "ok: the hematocrit study's dry run plans its 4 runs on 16 ranks and starts no launcher"
 echo "1 passed, 0 failed"
