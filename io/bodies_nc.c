@@ -53,8 +53,8 @@ static EFSI_NORETURN void write_failed(const bodies_ids *b, int rc, const char *
 {
   const int reason = errno;
   if (b->temp) remove(b->temp);
-  efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s%s%s (%s)", b->path, nc_strerror(rc),
-             reason ? ": " : "", reason ? strerror(reason) : "", call);
+  output_failed(b->path, "cannot write %s: %s%s%s (%s)", b->path, nc_strerror(rc),
+                reason ? ": " : "", reason ? strerror(reason) : "", call);
 }
 #define BODIES_CHECK(b, call) do { errno = 0; int rc_ = (call); \
   if (rc_ != NC_NOERR) write_failed((b), rc_, #call); } while (0)
@@ -327,7 +327,7 @@ double bodies_nc_append(const efsi_bodies_file *f, const efsi_decomp *d, long st
     MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, d->comm));
     if (failed && d->rank == 0) {
       remove(temp);
-      efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", path, strerror(failed));
+      output_failed(path, "cannot write %s: %s", path, strerror(failed));
     }
     if (failed) MPI_CHECK(MPI_Barrier(d->comm));
   }

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "base/errors.h"
+#include "io/output.h"
 
 /* The number in column `column` of a row; nonzero when there is none. */
 static int column_long(const char *line, int column, long *value)
@@ -118,13 +119,13 @@ int csv_open(efsi_csv *t, const char *dir, const char *name, const char *header,
 void csv_row_done(efsi_csv *t, int printed)
 {
   if (printed < 0 || fflush(t->file) != 0)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", t->path, strerror(errno));
+    output_failed(t->path, "cannot write %s: %s", t->path, strerror(errno));
 }
 
 void csv_close(efsi_csv *t)
 {
   if (t->file && fclose(t->file) != 0)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s", t->path, strerror(errno));
+    output_failed(t->path, "cannot write %s: %s", t->path, strerror(errno));
   t->file = NULL;
 }
 

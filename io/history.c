@@ -40,8 +40,11 @@ static long name_step(const char *name, const char *kind, const char *suffix)
 static void read_fields_header(const char *path, efsi_history_file *f)
 {
   int ncid;
-  if (nc_open(path, NC_NOWRITE, &ncid) != NC_NOERR) {
-    snprintf(f->problem, sizeof f->problem, "cannot be opened");
+  const int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) {
+    char why[EFSI_PATH_LEN + 320];
+    ncfile_unreadable(path, rc, why, sizeof why);
+    snprintf(f->problem, sizeof f->problem, "%s", why + strlen(path) + strspn(why + strlen(path), ": "));
     return;
   }
   long long step = -1;
@@ -233,135 +236,4 @@ int history_move_aside(const efsi_history *h, long step, char *aside, size_t len
   }
   closedir(listing);
   return failed;
-}
-
-/* ---- run.json -------------------------------------------------------------------------- */
-
-void history_json_text(FILE *f, const char *text)
-{
-  if (!text) {
-    fputs("null", f);
-    return;
-  }
-  fputc('"', f);
-  for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-    if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-    else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-    else fputc(*p, f);
-  }
-  fputc('"', f);
-}
-
-void history_json_number(FILE *f, double x)
-{
-  if (isfinite(x)) fprintf(f, "%.17g", x);
-  else fputs("null", f);
-}
-
-int history_record_write(const char *dir, const efsi_run_record *r, char *err, size_t errlen)
-{
-  char path[EFSI_PATH_LEN + 32], temp[EFSI_PATH_LEN + 40];
-  snprintf(path, sizeof path, "%s/run.json", dir);
-  snprintf(temp, sizeof temp, "%s.tmp", path);
-  FILE *f = fopen(temp, "w");
-  if (!f) {
-    snprintf(err, errlen, "cannot write %s: %s", temp, strerror(errno));
-    return 1;
-  }
-  const struct { const char *key, *value; } text[] = {
-    {"run_id", r->run_id}, {"case", r->case_name}, {"case_file", r->case_file},
-    {"restart", r->restart}, {"state", r->state}, {"why", r->why}, {"started", r->started},
-    {"ended", r->ended}, {"host", r->host}};
-  fputs("{\n", f);
-  for (size_t k = 0; k < sizeof text / sizeof text[0]; k++) {
-    fprintf(f, "  \"%s\": ", text[k].key);
-    history_json_text(f, text[k].value);
-    fputs(",\n", f);
-  }
-  const struct { const char *key; long value; } whole[] = {
-    {"exit_status", r->exit_status}, {"first_step", r->first_step}, {"step", r->step},
-    {"steps", r->steps}, {"pid", r->pid}, {"fields_written", r->fields_written},
-    {"restarts_written", r->restarts_written}, {"rows_written", r->rows_written}};
-  for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
-    fprintf(f, "  \"%s\": %ld,\n", whole[k].key, whole[k].value);
-  fputs("  \"time\": ", f);
-  history_json_number(f, r->time);
-  fputs(",\n  \"end_time\": ", f);
-  history_json_number(f, r->end_time);
-  fputs("\n}\n", f);
-  int failed = ferror(f) != 0;
-  if (fclose(f) != 0) failed = 1;
-  if (!failed && rename(temp, path) != 0) failed = 1;
-  if (failed) {
-    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-    remove(temp);
-  }
-  return failed;
-}
-
-/* The JSON string at *p (after its opening quote) into out. */
-static void json_unquote(const char *p, char *out, size_t len)
-{
-  size_t n = 0;
-  for (; *p && *p != '"' && n + 1 < len; p++) {
-    if (*p == '\\' && p[1] == 'u' && strlen(p) >= 6) {
-      out[n++] = (char)strtol((char[]){p[2], p[3], p[4], p[5], 0}, NULL, 16);
-      p += 5;
-    } else {
-      if (*p == '\\' && p[1]) p++;
-      out[n++] = *p;
-    }
-  }
-  out[n] = '\0';
-}
-
-int history_record_read(const char *dir, efsi_run_record *r)
-{
-  memset(r, 0, sizeof *r);
-  r->exit_status = -1;
-  r->steps = -1;
-  r->end_time = -1;
-  char path[EFSI_PATH_LEN + 32], line[2 * EFSI_PATH_LEN], key[64];
-  snprintf(path, sizeof path, "%s/run.json", dir);
-  FILE *f = fopen(path, "r");
-  if (!f) return 1;
-  struct { const char *key; char *value; size_t len; } text[] = {
-    {"run_id", r->run_id, sizeof r->run_id}, {"case", r->case_name, sizeof r->case_name},
-    {"case_file", r->case_file, sizeof r->case_file}, {"restart", r->restart, sizeof r->restart},
-    {"state", r->state, sizeof r->state}, {"why", r->why, sizeof r->why},
-    {"started", r->started, sizeof r->started}, {"ended", r->ended, sizeof r->ended},
-    {"host", r->host, sizeof r->host}};
-  struct { const char *key; long *value; } whole[] = {
-    {"exit_status", NULL}, {"first_step", &r->first_step}, {"step", &r->step},
-    {"steps", &r->steps}, {"pid", &r->pid}, {"fields_written", &r->fields_written},
-    {"restarts_written", &r->restarts_written}, {"rows_written", &r->rows_written}};
-  int found = 0;
-  while (fgets(line, sizeof line, f)) {
-    const char *p = line + strspn(line, " \t");
-    if (sscanf(p, "\"%63[^\"]\":", key) != 1) continue;
-    const char *value = strchr(p + strlen(key) + 2, ':');
-    if (!value) continue;
-    value += 1 + strspn(value + 1, " ");
-    found++;
-    for (size_t k = 0; k < sizeof text / sizeof text[0]; k++)
-      if (strcmp(key, text[k].key) == 0 && *value == '"') json_unquote(value + 1, text[k].value, text[k].len);
-    for (size_t k = 0; k < sizeof whole / sizeof whole[0]; k++)
-      if (strcmp(key, whole[k].key) == 0) {
-        const long v = strtol(value, NULL, 10);
-        if (whole[k].value) *whole[k].value = v;
-        else r->exit_status = (int)v;
-      }
-    if (strcmp(key, "time") == 0) r->time = strncmp(value, "null", 4) ? strtod(value, NULL) : NAN;
-    if (strcmp(key, "end_time") == 0) r->end_time = strtod(value, NULL);
-  }
-  fclose(f);
-  return found == 0;
-}
-
-void history_utc_now(char *buf, size_t len)
-{
-  const time_t now = time(NULL);
-  struct tm utc;
-  gmtime_r(&now, &utc);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &utc);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "base/limits.h"
+#include "io/run_record.h"
 #include "io/snapshot.h"
 
 /* The files of a history: restart files, fields files, and the selective outputs (box_*.nc,
@@ -25,27 +26,6 @@ typedef struct {
   char run_id[SNAPSHOT_RUN_ID_LEN];  /* "" when it has none or is not readable */
   char problem[256];                 /* why it is not readable */
 } efsi_history_file;
-
-/* The record of a run in dir/run.json: written when the run starts (state "running") and
- * again when it ends; a record still "running" after its process is gone tells of a run
- * killed or stopped by a library failure (exit status 1). */
-typedef struct {
-  char run_id[SNAPSHOT_RUN_ID_LEN];
-  char case_name[EFSI_NAME_LEN];
-  char case_file[EFSI_PATH_LEN];
-  char restart[EFSI_PATH_LEN + 64];  /* the file it continued from, "" for a fresh start */
-  char state[16];                    /* running, finished, stopped, blew-up */
-  int exit_status;                   /* -1 while running */
-  char why[256];                     /* why it stopped */
-  long first_step, step;             /* where it started and where it is (or ended) */
-  double time;
-  long steps;                        /* time.steps of the run (-1: not given) */
-  double end_time;                   /* time.end_time (< 0: not given) */
-  char started[32], ended[32];       /* UTC, ISO 8601 */
-  long pid;
-  char host[256];
-  long fields_written, restarts_written, rows_written;
-} efsi_run_record;
 
 typedef struct {
   char dir[EFSI_PATH_LEN];
@@ -86,19 +66,5 @@ const efsi_history_file *history_newest_restart(const efsi_history *h);
 int history_move_aside(const efsi_history *h, long step, char *aside, size_t len, int *moved,
                        char *err, size_t errlen);
 
-
-/* Write dir/run.json (through run.json.tmp and a rename).  Nonzero with a message. */
-int history_record_write(const char *dir, const efsi_run_record *r, char *err, size_t errlen);
-
-/* Read dir/run.json; nonzero when there is none or it cannot be read. */
-int history_record_read(const char *dir, efsi_run_record *r);
-
-/* JSON values on f: text as a string with its quotes, backslashes and control characters
- * escaped (NULL: null); a number exactly (%.17g; not finite: null). */
-void history_json_text(FILE *f, const char *text);
-void history_json_number(FILE *f, double x);
-
-/* "2026-11-25T14:31:05Z": the time now, UTC. */
-void history_utc_now(char *buf, size_t len);
 
 #endif

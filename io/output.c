@@ -9,8 +9,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "base/errors.h"
 #include "io/debug.h"
 #include "io/nc_check.h"
+#include "io/run_record.h"
 #ifdef HAVE_NETCDF_PAR
 #include <netcdf_par.h>
 #endif
@@ -65,6 +67,25 @@ int output_is_efsi_file(const char *name)
           && strstr(name, ".nc") != NULL);
 }
 
+/* Does dir hold a file output_is_efsi_file names?  -1 when it cannot be listed. */
+static int holds_efsi_output(const char *dir)
+{
+  DIR *listing = opendir(dir);
+  if (!listing) return -1;
+  int found = 0;
+  for (struct dirent *e = readdir(listing); e && !found; e = readdir(listing))
+    found = output_is_efsi_file(e->d_name);
+  closedir(listing);
+  return found;
+}
+
+static int already_used(const char *dir, char *err, size_t errlen)
+{
+  snprintf(err, errlen, "output directory %s already holds efsi output; choose another -o "
+           "or continue it with --restart", dir);
+  return 1;
+}
+
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
 {
   struct stat st;
@@ -78,21 +99,93 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
     return 1;
   }
   if (restarting) return 0;
-  DIR *listing = opendir(dir);
-  if (!listing) {
+  const int found = holds_efsi_output(dir);
+  if (found < 0) {
     snprintf(err, errlen, "cannot read output directory %s: %s", dir, strerror(errno));
     return 1;
   }
-  int found = 0;
-  for (struct dirent *e = readdir(listing); e && !found; e = readdir(listing))
-    found = output_is_efsi_file(e->d_name);
-  closedir(listing);
-  if (found) {
-    snprintf(err, errlen, "output directory %s already holds efsi output; choose another -o "
-             "or continue it with --restart", dir);
+  if (found) return already_used(dir, err, errlen);
+  /* the claim: run.json created exclusively (O_EXCL is atomic on local and NFS file
+   * systems), so that of two runs that found the folder empty at once one goes on and the
+   * other is refused before it writes anything */
+  char claim[EFSI_PATH_LEN + 16];
+  snprintf(claim, sizeof claim, "%s/run.json", dir);
+  const int fd = open(claim, O_WRONLY | O_CREAT | O_EXCL, 0666);
+  if (fd < 0 && errno == EEXIST) return already_used(dir, err, errlen);
+  if (fd < 0) {
+    snprintf(err, errlen, "cannot write %s: %s", claim, strerror(errno));
+    return 1;
+  }
+  close(fd);
+  return 0;
+}
+
+void output_release(const char *dir)
+{
+  char claim[EFSI_PATH_LEN + 16];
+  struct stat st;
+  snprintf(claim, sizeof claim, "%s/run.json", dir);
+  if (stat(claim, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) remove(claim);
+}
+
+int output_check(const char *dir, char *err, size_t errlen)
+{
+  struct stat st;
+  char nearest[EFSI_PATH_LEN];
+  snprintf(nearest, sizeof nearest, "%s", dir);
+  /* the directory, or the nearest of its parents that exists: where mkdir -p starts */
+  while (stat(nearest, &st) != 0) {
+    char *slash = strrchr(nearest, '/');
+    while (slash && slash > nearest && slash[1] == '\0') {
+      *slash = '\0';
+      slash = strrchr(nearest, '/');
+    }
+    if (!slash) snprintf(nearest, sizeof nearest, ".");
+    else if (slash == nearest) nearest[1] = '\0';
+    else *slash = '\0';
+  }
+  const int exists = strcmp(nearest, dir) == 0;
+  if (!S_ISDIR(st.st_mode)) {
+    snprintf(err, errlen, "output path %s: %s exists and is not a directory", dir, nearest);
+    return 1;
+  }
+  if (access(nearest, W_OK | X_OK) != 0) {
+    const int reason = errno;
+    if (exists)
+      snprintf(err, errlen, "output directory %s is not writable: %s", dir, strerror(reason));
+    else
+      snprintf(err, errlen, "output directory %s cannot be created: %s is not writable: %s",
+               dir, nearest, strerror(reason));
     return 1;
   }
   return 0;
+}
+
+void output_failed(const char *path, const char *fmt, ...)
+{
+  char why[2 * EFSI_PATH_LEN], dir[EFSI_PATH_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "efsi: error: %s\n", why);
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(dir, sizeof dir, ".");
+  history_record_failure(dir, why);
+  fflush(stdout);
+  fflush(stderr);
+  int size = 2, initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  if (initialised && !finalised) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* one rank has no one to stop: it leaves at once, without the library's exit handlers
+   * (HDF5 would flush the file that failed) and without MPI_Abort, whose report of a
+   * singleton is a garbled Open MPI message ("Data unpack would read past end of buffer") */
+  if (size == 1) _exit(EFSI_EXIT_RUNTIME);
+  if (initialised && !finalised) MPI_Abort(MPI_COMM_WORLD, EFSI_EXIT_RUNTIME);
+  _exit(EFSI_EXIT_RUNTIME);
 }
 
 int ncfile_can_deflate(char *why, size_t len)
@@ -206,9 +299,9 @@ void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
 {
   const int reason = errno;
   remove(f->temp);
-  efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s%s%s (%s); the files written before "
-             "are intact", f->path, nc_strerror(rc), reason ? ": " : "",
-             reason ? strerror(reason) : "", call);
+  output_failed(f->path, "cannot write %s: %s%s%s (%s); the files written before are intact",
+                f->path, nc_strerror(rc), reason ? ": " : "", reason ? strerror(reason) : "",
+                call);
 }
 
 /* The debug setting stall_write=NAME[:SECONDS] (io/debug.h; docs/building.md, "Testing
@@ -245,8 +338,8 @@ static int room_for(const char *path, double bytes, char *why, size_t len)
   else snprintf(dir, sizeof dir, ".");
   struct statvfs fs;
   if (statvfs(dir, &fs) == 0 && (double)fs.f_bavail * (double)fs.f_frsize < bytes) {
-    snprintf(why, len, "%.1f MiB free in %s, the file needs about %.1f MiB",
-             (double)fs.f_bavail * (double)fs.f_frsize / 1048576.0, dir, bytes / 1048576.0);
+    snprintf(why, len, "%.0f KiB free in %s, the file needs about %.0f KiB",
+             (double)fs.f_bavail * (double)fs.f_frsize / 1024.0, dir, ceil(bytes / 1024.0));
     return ENOSPC;
   }
   struct rlimit limit;
@@ -265,8 +358,8 @@ void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes)
   int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
   MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
   if (reason && d->rank == 0)
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s: %s; the files written before are "
-               "intact", path, strerror(reason), why);
+    output_failed(path, "cannot write %s: %s: %s; the files written before are intact", path,
+                  strerror(reason), why);
   if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
 }
 
@@ -527,8 +620,8 @@ void ncfile_commit(efsi_ncfile *f)
   }
   if (failed) {
     remove(f->temp);
-    efsi_abort(EFSI_EXIT_RUNTIME, "cannot write %s: %s (the files written before are "
-               "intact)", f->path, strerror(failed));
+    output_failed(f->path, "cannot write %s: %s (the files written before are intact)",
+                  f->path, strerror(failed));
   }
   /* No rank goes on (and perhaps reads the file) before the rename. */
   MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, f->d->comm));
@@ -598,6 +691,53 @@ int ncfile_probe(const char *path, char *err, size_t errlen)
   return 1;
 }
 
+/* The end-of-file address an HDF5 superblock at the start of a file names (versions 0-3;
+ * a NetCDF-4 file is an HDF5 file), from its first n bytes b; -1 when it has none. */
+static double hdf5_stored_eof(const unsigned char *b, size_t n)
+{
+  static const unsigned char signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  if (n < 16 || memcmp(b, signature, 8) != 0) return -1;
+  const int version = b[8];
+  /* the size of an address, and where the base address lies; the end-of-file address
+   * follows the base address and one other (free space, or the superblock extension) */
+  const int offsets = version <= 1 ? b[13] : b[9];
+  const size_t base = version == 0 ? 24 : version == 1 ? 28 : 12;
+  if (version > 3 || offsets < 2 || offsets > 8) return -1;
+  const size_t at = base + 2 * (size_t)offsets;
+  if (at + (size_t)offsets > n) return -1;
+  double eof = 0;
+  for (int k = offsets - 1; k >= 0; k--) eof = eof * 256 + b[at + (size_t)k];
+  return eof;
+}
+
+int ncfile_unreadable(const char *path, int rc, char *err, size_t errlen)
+{
+  struct stat st;
+  unsigned char start[96];
+  FILE *f = fopen(path, "rb");
+  if (!f || stat(path, &st) != 0) {
+    const int reason = errno;
+    if (f) fclose(f);
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(reason));
+    return 1;
+  }
+  const size_t n = fread(start, 1, sizeof start, f);
+  fclose(f);
+  const double eof = hdf5_stored_eof(start, n), size = (double)st.st_size;
+  if (size == 0)
+    snprintf(err, errlen, "%s: an empty file, not a NetCDF file", path);
+  else if (eof > size)
+    snprintf(err, errlen, "%s: a truncated file: %.0f bytes of the %.0f its header says it "
+             "holds (a copy or a write that did not finish, or a full disk); %s", path, size,
+             eof, nc_strerror(rc));
+  else if (eof < 0 && (n < 3 || memcmp(start, "CDF", 3) != 0))
+    snprintf(err, errlen, "%s: not a NetCDF file (%s)", path, nc_strerror(rc));
+  else
+    snprintf(err, errlen, "%s: a damaged file: the NetCDF library cannot open it (%s)", path,
+             nc_strerror(rc));
+  return 1;
+}
+
 int ncfile_agree(const efsi_decomp *d, int failed, char *err, size_t errlen)
 {
   struct { int failed, rank; } mine = {failed != 0, -d->rank}, any;
@@ -621,7 +761,7 @@ int ncfile_open(efsi_ncfile *f, const char *path, const efsi_decomp *d, const ef
 #endif
     if (rc != NC_NOERR) {
       f->ncid = -1;
-      snprintf(err, errlen, "%s: cannot open: %s", path, nc_strerror(rc));
+      ncfile_unreadable(path, rc, err, errlen);
     }
   }
   if (ncfile_agree(d, rc != NC_NOERR, err, errlen)) {

@@ -19,6 +19,27 @@
  * nonzero with a one-line message in err on refusal or failure. */
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
 
+/* Rank 0, for a fresh start only: output_prepare claims the folder by creating run.json
+ * with O_EXCL before anything else is written, so that of two runs started into one new
+ * folder at once exactly one goes on ("already holds efsi output" for the other, exit
+ * status 2).  A run refused after the claim and before it began (its bodies, its restart
+ * file) gives the folder back: the empty run.json of the claim is removed. */
+void output_release(const char *dir);
+
+/* efsi --check: could output_prepare create and write dir?  The directory, or the nearest
+ * of its parents that exists, must be a writable directory (whether dir already holds a
+ * run's output is for the run to decide: a study checks its cases before it continues
+ * them).  Nothing is created.  Nonzero with one line in err. */
+int output_check(const char *dir, char *err, size_t errlen);
+
+/* A write of the run failed (a full disk, a quota, a file-size limit): one line on stderr,
+ * "efsi: error: " and the message (which names the file and the cause), run.json of the
+ * folder of path recorded as failed (io/run_record.h), and the run ends with exit status 1
+ * (docs/building.md, "Exit statuses"; docs/output.md, "Errors"): on one rank at once, on
+ * several through MPI_Abort, which stops the ranks that wait in a collective. */
+EFSI_NORETURN void output_failed(const char *path, const char *fmt, ...)
+  __attribute__((format(printf, 2, 3)));
+
 /* A name efsi writes into an output directory: diagnostics.csv, bodies.csv, bodies.nc,
  * average.nc, run.json, fields_*.nc, restart_*.nc, box_*.nc and slices_*.nc, and their
  * temporary names (a run that died mid-write is a previous run too). */
@@ -127,6 +148,12 @@ void ncfile_commit(efsi_ncfile *f);
  * process opens it first and reads its names, dimensions and attributes.  Nonzero with a
  * one-line message naming the file when the child does not come back cleanly. */
 int ncfile_probe(const char *path, char *err, size_t errlen);
+
+/* A file that nc_open refused with rc: why, in one line naming the file, into err (an empty
+ * file; a truncated one, with its size and the size its HDF5 header names; else a damaged
+ * one, with the library's message).  Returns 1, so that a reader can
+ * return ncfile_unreadable(path, rc, err, errlen);  */
+int ncfile_unreadable(const char *path, int rc, char *err, size_t errlen);
 
 /* Collective: open an existing file for reading (header already checked by the caller).
  * Nonzero on every rank, with the same one-line message naming the file, when it cannot be

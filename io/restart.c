@@ -119,7 +119,8 @@ int restart_read_tracers(const char *path, int kinds, const double length[3], lo
   *tracers = NULL;
   int ncid, dim;
   /* the caller's restart_read or restart_peek has probed the file (restart.h) */
-  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
+  int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) return ncfile_unreadable(path, rc, err, errlen);
   if (nc_inq_dimid(ncid, "tracer", &dim) != NC_NOERR) {
     nc_close(ncid);
     return 0;
@@ -276,7 +277,8 @@ static int read_header(const char *path, const efsi_snapshot *s, const efsi_deco
 {
   int ncid;
   if (ncfile_probe(path, h->message, MESSAGE_LEN)) return 1;
-  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", h->message, MESSAGE_LEN);
+  const int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) return ncfile_unreadable(path, rc, h->message, MESSAGE_LEN);
   int failed = read_stamp(ncid, path, &h->step, &h->time, h->run_id, h->message, MESSAGE_LEN)
             || check_header(ncid, path, s, d, h->message, MESSAGE_LEN);
   if (!failed && nc_get_att_double(ncid, NC_GLOBAL, "drive_force", &h->drive_force) != NC_NOERR)
@@ -342,7 +344,8 @@ static int read_file_stamp(const char *path, int probe, long *step, double *time
   *step = -1;
   if (run_id) run_id[0] = '\0';
   if (probe && ncfile_probe(path, err, errlen)) return 1;
-  NC_TRY(nc_open(path, NC_NOWRITE, &ncid), path, "cannot open", err, errlen);
+  int rc = nc_open(path, NC_NOWRITE, &ncid);
+  if (rc != NC_NOERR) return ncfile_unreadable(path, rc, err, errlen);
   int failed = read_stamp(ncid, path, &stored_step, time, id, err, errlen);
   if (run_id) snprintf(run_id, SNAPSHOT_RUN_ID_LEN, "%s", id);
   nc_close(ncid);

@@ -21,7 +21,8 @@ SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_s
   tests/test_history.sh tests/test_efsi_output.sh tests/test_output_bytes.sh \
   tests/test_weak_scaling_study.sh tests/test_fig2_study.sh \
   tests/test_study_signals.sh tests/test_study_short_of_end.sh tests/test_study_help.sh \
-  tests/test_study_profiles.sh
+  tests/test_study_profiles.sh tests/test_run_damaged_restart.sh tests/test_folder_claim.sh \
+  tests/test_run_failures.sh
 
 check_PROGRAMS += $(CHECK_TESTS)
 TESTS += $(CHECK_TESTS) $(SCRIPT_TESTS)

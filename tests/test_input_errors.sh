@@ -132,9 +132,9 @@ ncdump "$valid" > "$tmp/valid.cdl"
 sed 's/efsi_restart_format = 1/efsi_restart_format = 7/' "$tmp/valid.cdl" | ncgen -k nc4 -o "$tmp/version.nc" -
 awk '/^ p =/ { print; getline; sub(/^  [^,]*,/, "  NaN,") } { print }' "$tmp/valid.cdl" |
   ncgen -k nc4 -o "$tmp/nan.nc" -
-expect restart_truncated "$good" "truncated.nc: cannot open" --restart "$tmp/truncated.nc"
-expect restart_empty "$good" "empty.nc: cannot open" --restart "$tmp/empty.nc"
-expect restart_not_netcdf "$good" "text.nc: cannot open" --restart "$tmp/text.nc"
+expect restart_truncated "$good" "truncated.nc: a truncated file: 2000 bytes of the " --restart "$tmp/truncated.nc"
+expect restart_empty "$good" "empty.nc: an empty file, not a NetCDF file" --restart "$tmp/empty.nc"
+expect restart_not_netcdf "$good" "text.nc: not a NetCDF file" --restart "$tmp/text.nc"
 expect restart_wrong_shape "$good" "restart_00000002.nc: grid is 8x8x8, case has 8x8x16" \
   --restart "$valid" --set grid.cells="8 8 16"
 expect restart_wrong_version "$good" "version.nc: restart format 7, this efsi reads format 1" \

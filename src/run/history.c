@@ -98,12 +98,14 @@ static void name_files(const efsi_history *h, long after, const char *other_than
 }
 
 /* Rank 0: may the run continue from restart (step, run_id) in h's folder (h: the headers of
- * the files after step read)?  0, or nonzero with the refusal in err.  *later: the folder
- * holds files after step (with discard they are to go aside).  The folder's run is the one
- * run.json names (every start of a run records it) and that of its files after step. */
+ * the files after step read)?  0, or nonzero with the refusal in err (latest: restart was
+ * found by --restart latest, and the refusal gives the command with --discard-newer for
+ * case_file).  *later: the folder holds files after step (with discard they are to go
+ * aside).  The folder's run is the one run.json names (every start of a run records it) and
+ * that of its files after step. */
 static int check_continuation(const efsi_history *h, const char *restart, long step,
-                              const char *run_id, int discard, int *later, char *err,
-                              size_t errlen)
+                              const char *run_id, int discard, int latest,
+                              const char *case_file, int *later, char *err, size_t errlen)
 {
   char names[512], here[EFSI_PATH_LEN], theirs[EFSI_PATH_LEN];
   const char *folder_run = h->recorded && h->record.run_id[0] ? h->record.run_id : "";
@@ -145,25 +147,37 @@ static int check_continuation(const efsi_history *h, const char *restart, long s
       return 1;
     }
   }
+  /* a restart file after the step, sound or damaged (a restart file is written whole under
+   * a temporary name, so a damaged one was damaged afterwards: it still marks a later part
+   * of the history), means the run has been further than the restart file */
   int newer_restart = 0;
+  const efsi_history_file *damaged = NULL;
   *later = 0;
   for (int k = 0; k < h->nfiles; k++) {
     const efsi_history_file *f = &h->file[k];
     *later |= f->step > step;
-    newer_restart |= f->step > step && f->kind == HISTORY_RESTART && f->readable;
+    if (f->step <= step || f->kind != HISTORY_RESTART) continue;
+    newer_restart = 1;
+    if (!f->readable && f->read && !damaged) damaged = f;
   }
   *later |= h->temporaries > 0;   /* a .tmp after the step goes too (history_move_aside) */
   if (!newer_restart || discard) return 0;
   name_files(h, step, NULL, names, sizeof names);
-  char rows[64] = "";
+  char rows[64] = "", skipped[600] = "", again[EFSI_PATH_LEN + 160] = "--discard-newer";
   if (h->diagnostics_last > step)
     snprintf(rows, sizeof rows, "; diagnostics.csv to step %ld", h->diagnostics_last);
-  snprintf(err, errlen, "%.900s is at step %ld, but %.900s holds a later part of its history "
-           "(%s%s): continuing from step %ld would mix two histories; add --discard-newer to "
-           "move the later files to %.900s/discarded-after-%08ld/ and cut the tables "
-           "(diagnostics.csv, bodies.csv, bodies.nc) after step %ld, or continue in a new "
-           "folder (-o NEWDIR)", restart,
-           step, h->dir, names, rows, step, h->dir, step, step);
+  if (damaged)
+    snprintf(skipped, sizeof skipped, "%s %.200s/%s is not readable (%.300s), ",
+             latest ? "the newer" : "the later", h->dir, damaged->name, damaged->problem);
+  if (latest)
+    snprintf(again, sizeof again, "--discard-newer to the command (efsi -o %.400s --restart "
+             "latest --discard-newer ... %.400s)", h->dir, case_file);
+  snprintf(err, errlen, "%s%s%.900s is at step %ld, but %.900s holds a later part of its "
+           "history (%s%s): continuing from step %ld would mix two histories; %s%s to move the "
+           "later files to %.900s/discarded-after-%08ld/ and cut the tables (diagnostics.csv, "
+           "bodies.csv, bodies.nc) after step %ld, or continue in a new folder (-o NEWDIR)",
+           latest ? "--restart latest: " : "", skipped, restart, step, h->dir, names, rows,
+           step, "add ", again, h->dir, step, step);
   return 1;
 }
 
@@ -177,7 +191,8 @@ static int resolve_restart(const efsi_cli *cli, efsi_output_plan *p, char *err, 
     snprintf(p->restart, sizeof p->restart, "%s", how);
     return 0;
   }
-  if (restart_latest(p->dir, p->restart, sizeof p->restart, stderr, err, errlen) == 0) return 0;
+  /* a file skipped is after the one taken: the history check names it (decide) */
+  if (restart_latest(p->dir, p->restart, sizeof p->restart, NULL, err, errlen) == 0) return 0;
   p->restart[0] = '\0';
   if (strcmp(how, "latest") == 0) return 1;
   printf("efsi: no restart file in %s: starting afresh (--restart latest-or-new)\n", p->dir);
@@ -230,8 +245,10 @@ static int decide(const efsi_config *c, const efsi_cli *cli, double dt, efsi_out
     efsi_history h;
     int later = 0;
     if (history_scan(&h, p->dir, step, err, errlen)) return 2;
+    const int latest = strcmp(cli->restart_file, "latest") == 0
+                    || strcmp(cli->restart_file, "latest-or-new") == 0;
     const int refused = check_continuation(&h, p->restart, step, run_id, cli->discard_newer,
-                                           &later, err, errlen);
+                                           latest, c->file, &later, err, errlen);
     history_free(&h);
     if (refused) return 2;
     if (cli->discard_newer && later) p->discard_after = step;

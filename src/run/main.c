@@ -30,6 +30,7 @@
 #include "src/bodies/init_solid.h"
 #include "src/run/plan.h"
 #include "src/run/plan_comm.h"
+#include "io/output.h"
 #include "io/voxels.h"
 #include "src/run/run.h"
 #include "src/case/state.h"
@@ -38,11 +39,10 @@
 #include "stencils/kernel_list.h"
 #include "stencils/reductions.h"
 
-/* Every rank reached the same verdict on its input: rank 0 reports it, all leave with 2. */
-static int input_error(int rank, const char *message)
+/* Every rank reached the same verdict on its input: rank 0 reports it; the status is 2. */
+static int refuse(int rank, const char *message)
 {
   if (rank == 0) fprintf(stderr, "efsi: error: %s\n", message);
-  MPI_Finalize();
   return EFSI_EXIT_INPUT;
 }
 
@@ -254,6 +254,80 @@ static void print_summary(const efsi_case *cs, const efsi_decomp *d, const efsi_
   fflush(stdout);
 }
 
+/* No packing of the bodies efsi seeds (RBCs, platelets: ellipsoids and discs) fills more of
+ * a region than the densest packing of ellipsoids, 0.7707 (Donev et al., Phys. Rev. Lett. 92,
+ * 255506, 2004); a random packing jams well below it (the quick start's lumen holds RBCs
+ * to a tube hematocrit of about 0.33). */
+#define BODIES_DENSEST_FRACTION 0.7707
+
+/* Bodies that cannot fit whatever the packing: the families' volume against the region
+ * (the lumen with a vessel, the box without), refused at once, before a random packing
+ * would try for seconds or minutes (docs/bodies.md, "Seeding").  0, or 2's message in err. */
+static int bodies_fit(const efsi_case *cs, const efsi_case_bodies *cb, char *err,
+                      size_t errlen)
+{
+  const efsi_config *c = cs->config;
+  double total = 0;
+  for (int f = 0; f < cb->nfam; f++) total += cb->report.fraction[f];
+  if (total <= BODIES_DENSEST_FRACTION || cb->nfam == 0) return 0;
+  const efsi_body_family *first = &cb->family[0];
+  char key[64];
+  snprintf(key, sizeof key, "%s.%s", shape_name(first->kind),
+           first->count > 0 ? "count" : first->kind == BODY_RBC ? "hematocrit" : "fraction");
+  char asked[64];
+  if (first->count > 0) snprintf(asked, sizeof asked, "%ld", first->count);
+  else snprintf(asked, sizeof asked, "%g", first->fraction);
+  snprintf(err, errlen, "%.1000s: %s = %s: the bodies asked would fill %.3g times the %s "
+           "(%ld %s%s), more than any packing of them can (at most %.2f of it; a random "
+           "packing jams lower): ask for fewer", config_where(c, key), key, asked, total,
+           c->vessel_shape == VESSEL_TUBE ? "lumen" : "box", cb->report.count[0],
+           shape_name(first->kind), cb->nfam > 1 ? " and the other families" : "",
+           BODIES_DENSEST_FRACTION);
+  return 1;
+}
+
+/* Rank 0, before a random packing that the cost model expects to take more than a few
+ * seconds: one line, so that a long packing is not a silent one. */
+static void say_packing(const efsi_config *c, const efsi_case_bodies *cb, const efsi_decomp *d)
+{
+  if (cb->nfam == 0 || !cb->report.packed) return;
+  const double estimate = bodies_pack_estimate(&cb->seeding, cb->family, cb->nfam, d->dims);
+  if (estimate < 2) return;
+  printf("efsi: packing the bodies of %s at random on %d rank%s: about %.2g s (the cost "
+         "model's estimate, docs/bodies.md)\n", c->file, d->size, d->size == 1 ? "" : "s",
+         estimate);
+  fflush(stdout);
+}
+
+/* Rank 0, --check: would the run be allowed to write where it will (-o, else out/<name>)?
+ * A folder that cannot be created or written is refused as the run would refuse it. */
+static int check_output(const efsi_config *c, const efsi_cli *cli, char *err, size_t errlen)
+{
+  char dir[EFSI_PATH_LEN];
+  if (cli->output_dir) snprintf(dir, sizeof dir, "%s", cli->output_dir);
+  else snprintf(dir, sizeof dir, "out/%s", c->name);
+  return output_check(dir, err, errlen);
+}
+
+/* OpenMP threads that wait at a barrier sleep instead of spinning, unless the user chose
+ * (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME): a spinning thread holds its core for
+ * about a millisecond after each parallel loop, and when another job takes a core the
+ * rank's threads spin while the one they wait for cannot run (docs/building.md, "Threads":
+ * bench/busy-cores measured the quick start's step 0.10 -> 0.34 s so against 0.04 ->
+ * 0.02 s with the threads sleeping).  The OpenMP runtime reads the variable when it is
+ * loaded, before main: efsi sets it and starts itself again, once, before MPI_Init. */
+static void quiet_threads(char **argv)
+{
+#if defined(_OPENMP) && defined(__linux__)
+  if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME")) return;
+  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  execv("/proc/self/exe", argv);
+  /* no new image (no /proc): the run goes on with the runtime's default */
+#else
+  (void)argv;
+#endif
+}
+
 /* --check --ranks N: the process grid, limits, memory and, on GPUs, the halo paths of a run
  * on N ranks, planned on this one process without creating the ranks (a decomposition of
  * one process standing in for rank 0 of N).  Returns the exit status. */
@@ -280,8 +354,9 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
   decomp_grid(&d, c->cells, c->length, &g);
   efsi_backend backend;
   if (backend_plan(c, &backend, err, errlen)) return EFSI_EXIT_INPUT;
-  static efsi_case_bodies planned;   /* the bodies are planned, not placed */
-  if (case_bodies(cs, &planned, err, errlen)) return EFSI_EXIT_INPUT;
+  efsi_case_bodies planned;   /* the bodies are planned, not placed */
+  if (case_bodies(cs, &planned, err, errlen) || bodies_fit(cs, &planned, err, errlen))
+    return EFSI_EXIT_INPUT;
   print_summary(cs, &d, &g, ts, &backend, &planned, cores_shared, 1);
   plan_warnings(c);
   /* the planned GPU run's step is timed on this process's first GPU, where it sees one */
@@ -312,8 +387,108 @@ static int plan(const efsi_case *cs, const efsi_timestep *ts, long ranks, int gp
 #endif
 #define BUILT_WITH BUILT_WITH_GPU BUILT_WITH_NCCL BUILT_WITH_NETCDF
 
+/* The run after the command line: the case read, checked and planned or run.  Returns the
+ * exit status; MPI_Finalize is the caller's. */
+static int run_case(const efsi_cli *cli, int rank, int size, int cores_shared, efsi_config *cfg)
+{
+  char err[2048] = "";
+  char *text = broadcast_case_text(rank, cli->case_file, err, sizeof err);
+  if (!text) return refuse(rank, err);
+  config_defaults(cfg);
+  int bad = config_parse(cfg, cli->case_file, text, cli->overrides, cli->n_overrides, err,
+                         sizeof err);
+  free(text);
+  if (!bad && cli->steps > 0) cfg->steps = cli->steps;
+  /* the case resolved once: materials, periodicity, methods, the lists of arrays */
+  efsi_case cs;
+  if (!bad) case_resolve(cfg, &cs);
+  efsi_timestep ts;
+  if (!bad && cli->plan_ranks > 0) {   /* --check --ranks N */
+    bad = timestep_choose(&cs, &ts, err, sizeof err);
+    const int status = bad ? EFSI_EXIT_INPUT
+                           : plan(&cs, &ts, cli->plan_ranks, (int)cli->plan_gpus_per_node,
+                                  cores_shared, err, sizeof err);
+    if (status) return refuse(rank, err);
+    return 0;
+  }
+  if (!bad) bad = config_validate_ranks(cfg, size, err, sizeof err);
+  if (!bad) bad = timestep_choose(&cs, &ts, err, sizeof err);
+  efsi_decomp d;
+  const int *periodic = cs.periodic;
+  int planned[3];
+  if (!bad) {
+    char why[1024] = "";
+    if (decomp_plan(size, cfg->cells, cfg->ranks, periodic, planned, why, sizeof why)) {
+      snprintf(err, sizeof err, "%.1000s: %s", config_where(cfg, "grid.ranks"), why);
+      bad = 1;
+    }
+  }
+  /* sizes first: the seeding below allocates per body, the decomposition per rank */
+  if (!bad) bad = block_fits(&cs, planned, err, sizeof err);
+  /* --check: where the run would write, before the bodies (a packing may take a while) */
+  if (!bad && cli->check && rank == 0) bad = check_output(cfg, cli, err, sizeof err);
+  if (cli->check) MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  if (bad && cli->check) MPI_CHECK(MPI_Bcast(err, (int)sizeof err, MPI_CHAR, 0, MPI_COMM_WORLD));
+  efsi_case_bodies bodies;
+  memset(&bodies, 0, sizeof bodies);
+  if (!bad && cfg->voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
+    if (rank == 0)
+      bad = voxels_validate(cfg->voxels_file, cfg->voxels_variable, cfg->voxels_moduli,
+                            cfg->cells, err, sizeof err);
+    MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
+  }
+  if (!bad) bad = case_bodies(&cs, &bodies, err, sizeof err) || bodies_fit(&cs, &bodies, err,
+                                                                            sizeof err);
+  if (!bad) {
+    char why[1024] = "";
+    if (decomp_create(&d, MPI_COMM_WORLD, cfg->cells, cfg->ranks, periodic, why, sizeof why)) {
+      snprintf(err, sizeof err, "%.1000s: %s", config_where(cfg, "grid.ranks"), why);
+      bad = 1;
+    }
+  }
+  if (bad) return refuse(rank, err);
+
+  efsi_grid g;
+  decomp_grid(&d, cfg->cells, cfg->length, &g);
+  efsi_backend backend;
+  if (rank == 0) say_packing(cfg, &bodies, &d);
+  if (memory_fits(&cs, &d, &g, err, sizeof err)
+      || backend_choose(cfg, &d, &backend, err, sizeof err)
+      || device_fits(&cs, &d, &g, err, sizeof err)
+      || case_bodies_place(cfg, &bodies, &d, err, sizeof err)) {
+    case_bodies_free(&bodies);
+    decomp_free(&d);
+    return refuse(rank, err);
+  }
+  if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cores_shared, cli->check);
+  if (rank == 0) plan_warnings(cfg);
+  int status = 0, refused = 0;
+  if (cli->check) {
+    plan_report(&cs, &g, &ts, &backend, MPI_COMM_WORLD, size, bodies.total);
+    if (rank == 0) printf("efsi: %s is valid\n", cfg->file);
+  } else {
+    /* the output directory as one run's history: what the run continues from, or a
+     * refusal (src/run/history.h); nothing to do when the restart file is at the end */
+    efsi_output_plan out;
+    int finished = 0;
+    if (history_plan(&cs, cli, &g, &d, ts.dt, &out, &finished, err, sizeof err)) {
+      refused = 1;
+    } else if (!finished) {
+      if (rank == 0) {
+        printf("  output: %s\n", out.dir);
+        if (out.restart[0]) printf("  restart: %s\n", out.restart);
+      }
+      status = run(&cs, &d, &ts, &out, &bodies, &backend);
+    }
+  }
+  case_bodies_free(&bodies);
+  decomp_free(&d);
+  return refused ? refuse(rank, err) : status;
+}
+
 int main(int argc, char **argv)
 {
+  quiet_threads(argv);
   int provided = 0, rank = 0, size = 1;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -325,125 +500,25 @@ int main(int argc, char **argv)
 
   char err[2048] = "";
   efsi_cli cli;
+  int status = 0;
   if (cli_parse(argc, argv, &cli, err, sizeof err)) {
-    cli_free(&cli);
-    return input_error(rank, err);
-  }
-  if (cli.help || cli.version) {
+    status = refuse(rank, err);
+  } else if (cli.help || cli.version) {
     if (rank == 0) {
       if (cli.help) cli_usage(stdout);
       else printf("efsi %s\nbuilt with: %s\n", PACKAGE_VERSION, BUILT_WITH);
     }
-    cli_free(&cli);
-    MPI_Finalize();
-    return 0;
-  }
-  const int cores_shared = share_cores(MPI_COMM_WORLD);
-  if (cli.status_dir) {   /* efsi --status DIR [CASE.ini] */
-    const int status = history_status_command(&cli, rank);
-    cli_free(&cli);
-    MPI_Finalize();
-    return status;
-  }
-
-  char *text = broadcast_case_text(rank, cli.case_file, err, sizeof err);
-  if (!text) {
-    cli_free(&cli);
-    return input_error(rank, err);
-  }
-  static efsi_config cfg;
-  config_defaults(&cfg);
-  int bad = config_parse(&cfg, cli.case_file, text, cli.overrides, cli.n_overrides, err, sizeof err);
-  free(text);
-  if (!bad && cli.steps > 0) cfg.steps = cli.steps;
-  /* the case resolved once: materials, periodicity, methods, the lists of arrays */
-  static efsi_case cs;
-  if (!bad) case_resolve(&cfg, &cs);
-  efsi_timestep ts;
-  if (!bad && cli.plan_ranks > 0) {   /* --check --ranks N */
-    bad = timestep_choose(&cs, &ts, err, sizeof err);
-    const int status = bad ? EFSI_EXIT_INPUT
-                           : plan(&cs, &ts, cli.plan_ranks, (int)cli.plan_gpus_per_node,
-                                  cores_shared, err, sizeof err);
-    cli_free(&cli);
-    if (status) return input_error(rank, err);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!bad) bad = config_validate_ranks(&cfg, size, err, sizeof err);
-  if (!bad) bad = timestep_choose(&cs, &ts, err, sizeof err);
-  efsi_decomp d;
-  const int *periodic = cs.periodic;
-  int planned[3];
-  if (!bad) {
-    char why[1024] = "";
-    if (decomp_plan(size, cfg.cells, cfg.ranks, periodic, planned, why, sizeof why)) {
-      snprintf(err, sizeof err, "%.1000s: %s", config_where(&cfg, "grid.ranks"), why);
-      bad = 1;
+  } else {
+    const int cores_shared = share_cores(MPI_COMM_WORLD);
+    if (cli.status_dir) {   /* efsi --status DIR [CASE.ini] */
+      status = history_status_command(&cli, rank);
+    } else {
+      /* the case's configuration is large (its tables of keys and materials): on the heap */
+      efsi_config *cfg = efsi_calloc(1, sizeof *cfg, "the case's configuration");
+      status = run_case(&cli, rank, size, cores_shared, cfg);
+      free(cfg);
     }
   }
-  /* sizes first: the seeding below allocates per body, the decomposition per rank */
-  if (!bad) bad = block_fits(&cs, planned, err, sizeof err);
-  static efsi_case_bodies bodies;
-  if (!bad && cfg.voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
-    if (rank == 0)
-      bad = voxels_validate(cfg.voxels_file, cfg.voxels_variable, cfg.voxels_moduli, cfg.cells,
-                            err, sizeof err);
-    MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
-  }
-  if (!bad) bad = case_bodies(&cs, &bodies, err, sizeof err);
-  if (!bad) {
-    char why[1024] = "";
-    if (decomp_create(&d, MPI_COMM_WORLD, cfg.cells, cfg.ranks, periodic, why, sizeof why)) {
-      snprintf(err, sizeof err, "%.1000s: %s", config_where(&cfg, "grid.ranks"), why);
-      bad = 1;
-    }
-  }
-  if (bad) {
-    cli_free(&cli);
-    return input_error(rank, err);
-  }
-
-  efsi_grid g;
-  decomp_grid(&d, cfg.cells, cfg.length, &g);
-  efsi_backend backend;
-  if (memory_fits(&cs, &d, &g, err, sizeof err)
-      || backend_choose(&cfg, &d, &backend, err, sizeof err)
-      || device_fits(&cs, &d, &g, err, sizeof err)
-      || case_bodies_place(&cfg, &bodies, &d, err, sizeof err)) {
-    decomp_free(&d);
-    cli_free(&cli);
-    return input_error(rank, err);
-  }
-  if (rank == 0) print_summary(&cs, &d, &g, &ts, &backend, &bodies, cores_shared, cli.check);
-  if (rank == 0) plan_warnings(&cfg);
-  if (cli.check) plan_report(&cs, &g, &ts, &backend, MPI_COMM_WORLD, size, bodies.total);
-  if (cli.check) {
-    if (rank == 0) printf("efsi: %s is valid\n", cfg.file);
-    decomp_free(&d);
-    cli_free(&cli);
-    MPI_Finalize();
-    return 0;
-  }
-
-  /* the output directory as one run's history: what the run continues from, or a refusal
-   * (src/run/history.h); nothing to do when the restart file is at the end of the run */
-  efsi_output_plan out;
-  int finished = 0;
-  if (history_plan(&cs, &cli, &g, &d, ts.dt, &out, &finished, err, sizeof err) || finished) {
-    decomp_free(&d);
-    cli_free(&cli);
-    if (!finished) return input_error(rank, err);
-    MPI_Finalize();
-    return 0;
-  }
-  if (rank == 0) {
-    printf("  output: %s\n", out.dir);
-    if (out.restart[0]) printf("  restart: %s\n", out.restart);
-  }
-
-  const int status = run(&cs, &d, &ts, &out, &bodies, &backend);
-  decomp_free(&d);
   cli_free(&cli);
   MPI_Finalize();
   return status;

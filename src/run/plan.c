@@ -78,10 +78,27 @@ static double time_steps(efsi_solver *sv, efsi_state *s, const efsi_backend *b, 
   return MPI_Wtime() - begin;
 }
 
-/* Collective over comm: M cell-updates per second of the slowest rank (see plan_report);
- * what gets how it was measured. */
-static double measure_rate(const efsi_case *cs, const int n[3], const efsi_timestep *ts,
-                           const efsi_backend *b, MPI_Comm comm, char *what, size_t len)
+/* Probes of the step that the estimate takes the median of: one probe can meet a moment
+ * when other work holds a core (on the 2-core development machine five calls of --check
+ * of the quick start said 0:01:14 to 15:32 from one probe each). */
+enum { PLAN_PROBES = 5 };
+
+/* The rate of the step as --check measured it, M cell-updates per second of the slowest
+ * rank: the median of the probes, and the slowest and fastest probe. */
+typedef struct {
+  double median, slowest, fastest;
+  int probes, steps;   /* probes of steps each */
+} plan_rate;
+
+static int ascending(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Collective over comm: the rate (see plan_report); what gets how it was measured. */
+static plan_rate measure_rate(const efsi_case *cs, const int n[3], const efsi_timestep *ts,
+                              const efsi_backend *b, MPI_Comm comm, char *what, size_t len)
 {
   const efsi_config *c = cs->config;
   /* the case on a block of its own: the same spacing, materials and method, one rank; a
@@ -103,7 +120,7 @@ static double measure_rate(const efsi_case *cs, const int n[3], const efsi_times
   efsi_state host, on_device, *s = &host;
   efsi_solver sv;
   char err[512];
-  double seconds = 0;
+  double rate[PLAN_PROBES] = {0};
   int steps = 0;
   if (decomp_create(&d, MPI_COMM_SELF, m->cells, m->ranks, mcs.periodic, err, sizeof err) == 0) {
     decomp_grid(&d, m->cells, m->length, &g);
@@ -118,19 +135,26 @@ static double measure_rate(const efsi_case *cs, const int n[3], const efsi_times
     if (s != &host) state_transfer(s, &host, b, 1);
     solver_fill_halos(&sv, s);
     time_steps(&sv, s, &alone, 1);   /* the first step touches the memory */
-    /* as many steps as take about 0.2 s: 2, 4, 8 or 16 */
-    for (steps = 2; (seconds = time_steps(&sv, s, b, steps)) < 0.2 && steps < 16;) steps *= 2;
+    /* a probe: as many steps as take about 0.05 s (1 to 16); then the probes */
+    double seconds = 0;
+    for (steps = 1; (seconds = time_steps(&sv, s, b, steps)) < 0.05 && steps < 16;) steps *= 2;
+    for (int k = 0; k < PLAN_PROBES; k++) {
+      seconds = time_steps(&sv, s, b, steps);
+      rate[k] = seconds > 0 ? (double)grid_cells(&g) * steps / seconds / 1e6 : 0;
+    }
     solver_free(&sv);
     if (s != &host) state_free_on(s, b);
     state_free(&host);
     decomp_free(&d);
   }
-  double rate = seconds > 0 ? (double)grid_cells(&g) * steps / seconds / 1e6 : 0;
-  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &rate, 1, MPI_DOUBLE, MPI_MIN, comm));
+  qsort(rate, PLAN_PROBES, sizeof rate[0], ascending);
+  plan_rate r = {rate[PLAN_PROBES / 2], rate[0], rate[PLAN_PROBES - 1], PLAN_PROBES, steps};
+  /* the slowest rank's, each */
+  MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &r, 3, MPI_DOUBLE, MPI_MIN, comm));
   snprintf(what, len, "%d steps of a %d x %d x %d block", steps, m->cells[0], m->cells[1],
            m->cells[2]);
   free(m);
-  return rate;
+  return r;
 }
 
 /* "1.23 GiB", "45.6 MiB", "789 KiB". */
@@ -144,7 +168,7 @@ static void format_bytes(double bytes, char *buf, size_t len)
 /* Rank 0: the lines of plan_report. */
 static void print_plan(const efsi_case *cs, const efsi_timestep *ts, int ranks,
                        double block_cells, double global_cells, long bodies,
-                       double mcups_per_rank, const char *measured)
+                       const plan_rate *rate, const char *measured)
 {
   const efsi_config *c = cs->config;
   const double steps = plan_steps(c, ts->dt);
@@ -152,14 +176,21 @@ static void print_plan(const efsi_case *cs, const efsi_timestep *ts, int ranks,
   if (c->steps >= 0 && steps == (double)c->steps) snprintf(why, sizeof why, "time.steps");
   else snprintf(why, sizeof why, "time.end_time = %.6g at dt = %.6g", c->end_time, ts->dt);
   printf("  plan: %.15g steps (%s), %.4g cell-updates\n", steps, why, steps * global_cells);
-  if (mcups_per_rank > 0) {
-    char left[32];
-    const double seconds = steps * block_cells / (mcups_per_rank * 1e6);
+  if (rate->median > 0 && rate->slowest > 0) {
+    char left[32], shortest[32], longest[32];
+    const double seconds = steps * block_cells / (rate->median * 1e6);
     stop_format_duration(seconds, left, sizeof left);
+    stop_format_duration(steps * block_cells / (rate->fastest * 1e6), shortest, sizeof shortest);
+    stop_format_duration(steps * block_cells / (rate->slowest * 1e6), longest, sizeof longest);
+    /* the spread of the probes: how far the machine's load moved the rate while measured */
+    const double spread = rate->fastest / rate->slowest - 1;
     printf("  time: about %s on this machine for %d rank%s like this one's (%.3g M "
-           "cell-updates/s per rank, measured with %s; the halo exchanges between ranks and "
-           "the output come on top)\n", seconds > 1e9 ? "forever" : left, ranks,
-           ranks == 1 ? "" : "s", mcups_per_rank, measured);
+           "cell-updates/s per rank, measured with %s, the median of %d probes; the probes "
+           "gave %s to %s, a spread of %.0f %%%s; the halo exchanges between ranks and the "
+           "output come on top)\n", seconds > 1e9 ? "forever" : left, ranks,
+           ranks == 1 ? "" : "s", rate->median, measured, rate->probes,
+           seconds > 1e9 ? "forever" : shortest, seconds > 1e9 ? "forever" : longest,
+           100 * spread, spread > 0.5 ? ": the machine is busy, the estimate is rough" : "");
   } else if (cs->config->device == DEVICE_GPU) {
     printf("  time: not estimated: no GPU is visible here to measure the step on\n");
   }
@@ -187,13 +218,14 @@ void plan_report(const efsi_case *cs, const efsi_grid *g, const efsi_timestep *t
   char measured[128] = "";
   /* a GPU run is not timed where no GPU is visible (efsi --check --ranks N on a cluster's
    * login node) */
-  const double rate = !b->gpu || device_count() > 0
-                          ? measure_rate(cs, g->n, ts, b, comm, measured, sizeof measured) : 0;
+  plan_rate rate = {0, 0, 0, 0, 0};
+  if (!b->gpu || device_count() > 0)
+    rate = measure_rate(cs, g->n, ts, b, comm, measured, sizeof measured);
   int rank = 0;
   MPI_CHECK(MPI_Comm_rank(comm, &rank));
   if (rank == 0)
     print_plan(cs, ts, ranks, (double)grid_cells(g),
-               (double)c->cells[0] * c->cells[1] * (double)c->cells[2], bodies, rate, measured);
+               (double)c->cells[0] * c->cells[1] * (double)c->cells[2], bodies, &rate, measured);
   fflush(stdout);
 }
 

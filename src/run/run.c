@@ -482,6 +482,7 @@ done:
   /* the ends before the time loop (a refused restart file or bodies, the tables) */
   if ((status == EFSI_EXIT_INPUT || status == EFSI_EXIT_RUNTIME) && d->rank == 0)
     say_the_end(&o, out, status);
+  if (!o.began && d->rank == 0) output_release(out->dir);   /* the claim of a fresh start */
   body_shapes_free(o.shapes);
   outputs_free(o.outputs);
   tracers_free(tracers);
