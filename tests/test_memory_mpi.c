@@ -91,6 +91,8 @@ static double allocated_with(const char *method, const char *more, efsi_memory *
   ck_assert_int_eq(state_arrays(&s, arrays), cs.state_arrays);
   ck_assert_int_eq(cs.nmat, 2);
   ck_assert_int_eq(cs.solver_arrays, solver_array_count(2));
+  ck_assert_int_eq(sv.fields.count, cs.solver_arrays);   /* the solver's table, allocated */
+  for (int i = 0; i < sv.fields.count; i++) ck_assert_ptr_nonnull(sv.fields.array[i]);
   if (test_rank0())
     printf("%s: allocated %.0f bytes, estimated %.0f (state %.0f, solver %.0f, scratch %.0f, "
            "halo %.0f, smac %.0f)\n", method, *allocated, estimate->host, estimate->state,
