@@ -32,15 +32,6 @@
 #define EFSI_UNROLL(n)
 #endif
 
-/* Before a short loop that a GPU thread runs whole (over a tensor's components, say): unrolled
- * there, so that its arrays stay in registers; left alone on the CPU, where such a loop
- * holds the point loops of a row (stencils/loop.h, FOR_ROWS). */
-#if defined(__CUDA_ARCH__)
-#define EFSI_GPU_UNROLL(n) _Pragma(EFSI_PRAGMA_STRING(unroll n))
-#else
-#define EFSI_GPU_UNROLL(n)
-#endif
-
 /* pi rounded to the nearest double, the one definition of efsi's sources (C11 has none:
  * M_PI is POSIX, not C). */
 #define EFSI_PI 3.14159265358979323846

@@ -34,6 +34,12 @@ EFSI_POINT double b_component_rate(const weno5_stencil_t *st, const double *rest
   return advection_with(st, f, a, p);
 }
 
+/* Component c's rate at every point of the row, a stage each (c a constant: on the GPU the
+ * rates stay in registers). */
+#define B_RATE(c)                                                  \
+  POINTS(p, const advecting_t a = {ROW(ax), ROW(ay), ROW(az)};    \
+            ROW(rate[c]) = b_component_rate(&st, bl[c], a, p, c))
+
 void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double dt,
                        double kappa, const double *restrict u, const double *restrict v,
                        const double *restrict w, double *const b[6], double *const next[6])
@@ -50,21 +56,17 @@ void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   const double dt_kappa = dt * kappa;
   FOR_ROWS(g, lo, hi, B_ADVANCE_MIN_BLOCKS,
-    /* the row's own stencil, strides and spacings: the stores to B^{N+1} cannot alias
-     * them, so they stay in registers */
-    const weno5_stencil_t sl = st;
+    /* the row's own strides and spacings: the stores to B^{N+1} cannot alias them, so
+     * they stay in registers */
     const ptrdiff_t s3[3] = {sx, sy, sz};
     const double ih[3] = {ihx, ihy, ihz};
     double ROW_BUFFER(ax), ROW_BUFFER(ay), ROW_BUFFER(az), ROW_BUFFER(rate[6]);
     double ROW_BUFFER(phi_row), ROW_BUFFER(gdot);
-    POINTS(p, const advecting_t a = advecting_velocity(&sl, u, v, w, p);
+    POINTS(p, const advecting_t a = advecting_velocity(&st, u, v, w, p);
               ROW(ax) = a.x;
               ROW(ay) = a.y;
               ROW(az) = a.z);
-    EFSI_GPU_UNROLL(6)
-    for (int c = 0; c < 6; c++)
-      POINTS(p, const advecting_t a = {ROW(ax), ROW(ay), ROW(az)};
-                ROW(rate[c]) = b_component_rate(&sl, bl[c], a, p, c));
+    B_RATE(TXX); B_RATE(TYY); B_RATE(TZZ); B_RATE(TXY); B_RATE(TXZ); B_RATE(TYZ);
     /* the total solid fraction, the materials added in their order to 0, clipped */
     POINTS(p, ROW(phi_row) = 0.0);
     for (int m = 0; m < nmat; m++) POINTS(p, ROW(phi_row) += pm[m][p]);
@@ -80,3 +82,4 @@ void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double
               const double f = treatment_weight(ROW(phi_row), dt_kappa, ROW(gdot));
               sym_store(nl, p, treatment_apply(f, moved))));
 }
+#undef B_RATE

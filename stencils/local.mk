@@ -15,4 +15,4 @@ libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernel_list.h 
 # the stencils/*.c files it names), and the kernels whose algorithm differs on the GPU.
 GPU_CUH += stencils/cuda/launch.cuh stencils/cuda/reduce.cuh
 GPU_CU += stencils/cuda/kernels.cu stencils/cuda/loops.cu stencils/cuda/transport.cu \
-  stencils/cuda/reductions.cu stencils/cuda/interpolate.cu
+  stencils/cuda/reductions.cu

@@ -38,6 +38,8 @@
   FOR_BOX(g, lo, hi, p, int m = 0; double sum_ = (__VA_ARGS__);   \
           for (m = 1; m < (count); m++) sum_ += (__VA_ARGS__);     \
           out[p] = sum_)
+#define FOR_EACH(n, item, ...) \
+  for_each(n, __func__, [=] __device__(long item) { __VA_ARGS__; })
 #define FOR_ROWS(g, lo, hi, min_blocks, ...) \
   for_box<min_blocks>(g, lo, hi, __func__, [=] __device__(ptrdiff_t point_) { __VA_ARGS__; })
 #define ROW_BUFFER(x) x
@@ -75,6 +77,11 @@
     FOR_BOX(g, lo, hi, p, out[p] = (__VA_ARGS__));                          \
     for (m = 1; m < (count); m++) FOR_BOX(g, lo, hi, p, out[p] += (__VA_ARGS__)); \
   } while (0)
+#define FOR_EACH(n, item, ...)                                              \
+  _Pragma("omp parallel for schedule(static)")                             \
+  for (long item = 0; item < (n); item++) {                                 \
+    __VA_ARGS__;                                                            \
+  }
 #define FOR_ROWS(g, lo, hi, min_blocks, ...)                                \
   do {                                                                      \
     const int ni_ = (hi)[0] - (lo)[0];                                      \
@@ -103,6 +110,9 @@
  * that each pass is a unit-stride loop that vectorises (a loop over m inside the point
  * loop would not); the GPU adds them all in one pass, one launch.  The same bits: each
  * partial sum is a double either way. */
+
+/* FOR_EACH(n, item, body): the body for item = 0 .. n - 1 (long), items that are no grid
+ * points (tracers, say): OpenMP threads on the CPU, a thread an item on the GPU. */
 
 /* FOR_ROWS(g, lo, hi, min_blocks, body): the row form, for a kernel that the CPU runs in
  * stages, each a loop of its own along a row, so that a loop over a case's materials or a

@@ -38,6 +38,12 @@ void cuda_launched(const char *name);
 
 cudaStream_t cuda_compute_stream(void);
 cudaStream_t cuda_halo_stream(void);
+/* The two streams tied in order, with no wait of the host: the halo stream's work queued
+ * from now on runs after the compute stream's queued so far (cuda_halo_after_compute), or
+ * the other way round.  The events that tie them are the backend's, made with the streams
+ * (device_select). */
+void cuda_halo_after_compute(void);
+void cuda_compute_after_halo(void);
 /* The multiprocessors of the device device_select chose: sizes grid-stride launches. */
 int cuda_multiprocessors(void);
 

@@ -10,6 +10,8 @@ extern "C" {
 }
 
 static cudaStream_t compute_stream, halo_stream;
+/* the events that tie the streams: halo after compute, compute after halo */
+static cudaEvent_t computed, halo_done;
 static int multiprocessors;   /* of the selected device (device_select) */
 static const char *last_kernel = "(none yet)";
 static int sync_every_launch = -1;
@@ -55,6 +57,18 @@ void cuda_launched(const char *name)
 }
 
 cudaStream_t cuda_compute_stream(void) { return compute_stream; }
+
+void cuda_halo_after_compute(void)
+{
+  CUDA_CHECK(cudaEventRecord(computed, compute_stream));
+  CUDA_CHECK(cudaStreamWaitEvent(halo_stream, computed, 0));
+}
+
+void cuda_compute_after_halo(void)
+{
+  CUDA_CHECK(cudaEventRecord(halo_done, halo_stream));
+  CUDA_CHECK(cudaStreamWaitEvent(compute_stream, halo_done, 0));
+}
 int cuda_multiprocessors(void) { return multiprocessors; }
 cudaStream_t cuda_halo_stream(void) { return halo_stream; }
 
@@ -86,6 +100,8 @@ int device_select(int node_rank, char *desc, size_t len)
   int least = 0, greatest = 0;
   CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   CUDA_CHECK(cudaStreamCreateWithPriority(&halo_stream, cudaStreamNonBlocking, greatest));
+  CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventCreateWithFlags(&halo_done, cudaEventDisableTiming));
   snprintf(desc, len, "GPU %d of %d: %s, %.1f GiB, compute capability %d.%d, %d multiprocessors",
            id, n, prop.name, prop.totalGlobalMem / 1073741824.0, prop.major, prop.minor,
            prop.multiProcessorCount);

@@ -142,11 +142,7 @@ static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo
       list_of(fields, nf), ni, nj, nk, grid_index(g, lo[0], lo[1], lo[2]), g->stride[1],
       g->stride[2], shift);
   cuda_launched("halo periodic copy");
-  if (local_only) return;
-  static cudaEvent_t copied;
-  if (!copied) CUDA_CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
-  CUDA_CHECK(cudaEventRecord(copied, cuda_halo_stream()));
-  CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), copied, 0));
+  if (!local_only) cuda_compute_after_halo();
 }
 
 /* Every layer of the call in one launch (per EFSI_REFLECT_BATCH): the caller guarantees that
@@ -194,21 +190,14 @@ static void begin(int host_messages, int messages)
    * Without such messages (one GPU, peer and NCCL faces) nothing waits: the streams keep
    * their order by events. */
   if (host_messages) CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream()));
-  static cudaEvent_t computed;
-  if (!computed) CUDA_CHECK(cudaEventCreateWithFlags(&computed, cudaEventDisableTiming));
-  CUDA_CHECK(cudaEventRecord(computed, cuda_compute_stream()));
-  CUDA_CHECK(cudaStreamWaitEvent(cuda_halo_stream(), computed, 0));
+  cuda_halo_after_compute();
 }
 
 static void sent(void) { CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream())); }
 
 static void end(void)
 {
-  if (local_only) return;
-  static cudaEvent_t unpacked;
-  if (!unpacked) CUDA_CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
-  CUDA_CHECK(cudaEventRecord(unpacked, cuda_halo_stream()));
-  CUDA_CHECK(cudaStreamWaitEvent(cuda_compute_stream(), unpacked, 0));
+  if (!local_only) cuda_compute_after_halo();
 }
 
 /* A message's copy to or from its page-locked twin, by a copy engine. */

@@ -66,6 +66,22 @@ void for_box_at(const efsi_grid *g, const int lo[3], const int hi[3], const char
   cuda_launched(name);
 }
 
+/* One thread an item, item = 0 .. n - 1 (FOR_EACH, stencils/loop.h). */
+template <typename Body>
+__global__ void each_kernel(long n, Body body)
+{
+  const long item = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  if (item < n) body(item);
+}
+
+template <typename Body>
+void for_each(long n, const char *name, Body body)
+{
+  if (n <= 0) return;
+  each_kernel<<<(unsigned)((n + 127) / 128), 128, 0, cuda_compute_stream()>>>(n, body);
+  cuda_launched(name);
+}
+
 /* Arrays of pointers captured by value in a lambda (a plain array decays to a pointer to
  * host memory): the six components of a tensor, the materials' volume fractions. */
 struct six_arrays { double *a[6]; };

@@ -9,6 +9,7 @@
 extern "C" {
 #include "stencils/averages.c"
 #include "stencils/b_advance.c"
+#include "stencils/interpolate.c"
 #include "stencils/momentum.c"
 #include "stencils/operators.c"
 #include "stencils/projection.c"
