@@ -65,10 +65,10 @@ void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double
     POINTS(p, const advecting_t a = advecting_velocity(&st, u, v, w, p);
               ROW(ax) = a.x;
               ROW(ay) = a.y;
-              ROW(az) = a.z);
+              ROW(az) = a.z;
+              ROW(phi_row) = 0.0);
     B_RATE(TXX); B_RATE(TYY); B_RATE(TZZ); B_RATE(TXY); B_RATE(TXZ); B_RATE(TYZ);
     /* the total solid fraction, the materials added in their order to 0, clipped */
-    POINTS(p, ROW(phi_row) = 0.0);
     for (int m = 0; m < nmat; m++) POINTS(p, ROW(phi_row) += pm[m][p]);
     POINTS(p, ROW(phi_row) = clip_unit(ROW(phi_row)));
     POINTS(p, const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s3, ih);
