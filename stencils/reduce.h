@@ -96,7 +96,7 @@ EFSI_POINT dd_sum reduce_pairs(unsigned max_mask, int c, dd_sum s, dd_sum t)
 #define REDUCE_BOX(g, lo, hi, scratch, count, max_mask, out, p, i, j, k, ...)               \
   reduce_box<count>(g, lo, hi, __func__, max_mask, scratch,                                  \
                     [=] __device__(ptrdiff_t p, int i, int j, int k) -> reduce_values {       \
-                      (void)i, (void)j, (void)k;                                             \
+                      (void)p, (void)i, (void)j, (void)k;                                     \
                       return (__VA_ARGS__);                                                  \
                     },                                                                       \
                     out)
@@ -160,13 +160,13 @@ static inline void reduce_lanes(int count, unsigned max_mask, double hi[][REDUCE
           for (int l_ = 0; l_ < REDUCE_LANES; l_++) {                                        \
             const int i = at_ + l_;                                                          \
             const ptrdiff_t p = row_ + i;                                                    \
-            (void)i, (void)j, (void)k;                                                       \
+            (void)p, (void)i, (void)j, (void)k;                                              \
             reduce_lane_add(count, mask_, hi_, lo_, l_, (__VA_ARGS__));                      \
           }                                                                                  \
         }                                                                                    \
         for (int i = whole_; i < i1_; i++) {                                                 \
           const ptrdiff_t p = row_ + i;                                                      \
-          (void)i, (void)j, (void)k;                                                         \
+          (void)p, (void)i, (void)j, (void)k;                                                \
           reduce_lane_add(count, mask_, hi_, lo_, i - whole_, (__VA_ARGS__));                \
         }                                                                                    \
       }                                                                                      \

@@ -2,7 +2,7 @@
 # file with the shared test support (tests/test_support.c) and libefsi; a name ending in
 # _mpi runs on 1, 2, 4 and 8 ranks (tests/run-test).  A script test is tests/test_<what>.sh.
 # Adding a test is adding its name to one of the two lists below.
-CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_stress \
+CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_reduce tests/test_stress \
   tests/test_oldroyd tests/test_solid_stress tests/test_shapes tests/test_config \
   tests/test_cli tests/test_diagnostics tests/test_poiseuille tests/test_couette \
   tests/test_taylor_green tests/test_timestep tests/test_fig2_small tests/test_solid_shear \
