@@ -16,11 +16,13 @@
 #     restart and fields files and bodies.nc bit for bit, the diagnostics rows but
 #     wall_seconds; a finished run is skipped; --run runs only the runs named;
 #   - two case files that differ in more than case.name and pressure.method are refused
-#     with status 2 before anything runs; --dry-run says each run's steps and cost; the
-#     study files of runs/ are read and their runs planned;
+#     with status 2 before anything runs; --dry-run says each run's steps and cost on
+#     run.ranks without starting the launcher; the study files of runs/ are read and their
+#     runs planned;
 #   - run.wall_limit reaches efsi as time.wall_limit and a run stopped early stops the study
-#     with status 4; a SIGTERM to the study is waited for and ends it with status 4 (a
-#     stand-in for efsi, so that nothing depends on timing).
+#     with status 4; a SIGTERM to the study's process group is waited for and ends it with
+#     status 4 (a stand-in for efsi, so that nothing depends on timing; a signal to the
+#     study alone is tests/test_study_signals.sh's).
 # Skipped (77) without python3's numpy, netCDF4, matplotlib or skimage.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -206,11 +208,16 @@ status=$?
 set -e
 [ "$status" -eq 2 ] && grep -q "differ in more than case.name and pressure.method: init.seed" \
   "$tmp/bad.log" && [ ! -e "$tmp/bad" ] || { cat "$tmp/bad.log"; fail "two cases not refused: status $status"; }
-$study --efsi "$efsi" --dry-run --set "study.output=$tmp/dry" "$tmp/study.ini" > "$tmp/dry.log" 2>&1 \
-  || { cat "$tmp/dry.log"; fail "--dry-run"; }
+# the dry run on 4 ranks through a launcher that records its calls: planned without it
+printf '#!/bin/sh\necho "fake-mpirun $*" >> "%s"\nexit 1\n' "$tmp/launcher.log" > "$tmp/fake-mpirun"
+chmod +x "$tmp/fake-mpirun"
+$study --efsi "$efsi" --dry-run --set "study.output=$tmp/dry" --set run.ranks=4 \
+  --set "run.mpirun=$tmp/fake-mpirun -np {ranks}" "$tmp/study.ini" > "$tmp/dry.log" 2>&1 \
+  || { cat "$tmp/dry.log" "$tmp/launcher.log" 2> /dev/null; fail "--dry-run"; }
 [ "$(grep -c "new; segments: step 0, .* [0-9]* steps, [0-9.e+]* cell-updates, about [0-9:]* on this machine" \
-  "$tmp/dry.log")" -eq 4 ] && [ ! -e "$tmp/dry" ] || { cat "$tmp/dry.log"; fail "--dry-run"; }
-echo "ok: two cases that are not one refused with status 2; --dry-run says each run's steps and cost"
+  "$tmp/dry.log")" -eq 4 ] && [ ! -e "$tmp/dry" ] && [ ! -e "$tmp/launcher.log" ] \
+  || { cat "$tmp/dry.log" "$tmp/launcher.log" 2> /dev/null; fail "--dry-run"; }
+echo "ok: two cases that are not one refused with status 2; --dry-run says each run's steps and cost on 4 ranks, no launcher started"
 
 # the study files of runs/ read, their pairs are one case, and their runs are planned (--run
 # of no such run stops there, with the list of runs)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The study drivers' --help and dry runs:
-#   - studies/hematocrit-study, studies/weak-scaling-study and studies/study-acm-smac --help
-#     print their usage and exit statuses with exit status 0 and start no efsi (a stand-in
-#     that records its calls); study-acm-smac refuses an unknown option and a case file it
+#   - studies/hematocrit-study, studies/weak-scaling-study, studies/fig2-study and
+#     studies/study-acm-smac --help print their usage, exit statuses and signals with exit
+#     status 0 and start no efsi (a stand-in that records its calls); study-acm-smac refuses an unknown option and a case file it
 #     cannot read in one line with exit status 2;
 #   - studies/weak-scaling-study runs/weak-scaling-cpu.ini --dry-run (ranks 1 to 16) on this
 #     machine as it is (Open MPI told nothing of oversubscribing: 16 ranks are more slots
@@ -20,7 +20,7 @@ for name in fake-efsi fake-mpirun; do
   chmod +x "$tmp/$name"
 done
 
-for driver in hematocrit-study weak-scaling-study study-acm-smac; do
+for driver in hematocrit-study weak-scaling-study fig2-study study-acm-smac; do
   status=0
   EFSI=$tmp/fake-efsi "$srcdir/studies/$driver" --help > "$tmp/help" 2> "$tmp/help.err" || status=$?
   [ "$status" -eq 0 ] && grep -q "^usage: studies/$driver " "$tmp/help" &&

@@ -3,8 +3,9 @@
 # SIGINT, SIGTERM or SIGUSR1 to the driver's process only (not to its process group) is
 # passed on at once to the running efsi, which stops after its step with a restart file;
 # the driver then exits with status 4.  For each of studies/hematocrit-study (efsi started
-# directly and through mpirun), studies/weak-scaling-study (through mpirun and directly) and
-# studies/study-acm-smac (one rank, and two through mpirun), on runs that would last minutes:
+# directly and through mpirun), studies/weak-scaling-study (through mpirun and directly),
+# studies/fig2-study (directly and through mpirun) and studies/study-acm-smac (one rank, and
+# two through mpirun), on runs that would last minutes:
 #   - the driver exits within LIMIT seconds of the signal, with status 4;
 #   - efsi said it stopped early on the signal passed on (the same one when efsi runs
 #     directly; SIGUSR1 through mpirun, which hands it to every rank);
@@ -56,6 +57,43 @@ hematocrit = 0
 steps = 1000000
 [output]
 every = 1000
+EOF
+# the Fig. 2 study's ACM run alone (--run acm) on a channel of 20^3 cells with two RBCs:
+# its step 0, then 10 ms, some 500 000 steps
+for method in acm smac; do
+  write_case "$tmp/fig2-$method.ini" "20 20 20" "10 10 10" <<EOF
+[case]
+name = signals-$method
+[boundary]
+y = wall
+z = periodic
+[pressure]
+method = $method
+[drive]
+pressure_gradient = 2e-3
+[rbc]
+count = 2
+diameter = 4
+modulus = 2e-2
+orientation = y
+[time]
+end_time = 1
+EOF
+done
+cat > "$tmp/fig2.ini" <<EOF
+[study]
+name = signals
+[cases]
+acm = $tmp/fig2-acm.ini
+smac = $tmp/fig2-smac.ini
+[time]
+end_time = 10000
+[output]
+diagnostics_every = 20
+bodies_every = 100000
+restart_every = 100000
+[run]
+mpirun = none
 EOF
 
 /usr/bin/python3 - "$srcdir" "$efsi" "$tmp" "${EFSI_MPIRUN:-mpirun}" <<'PY'
@@ -172,6 +210,19 @@ for name, launcher, sig, said in (("mpirun", "%s -np {ranks}" % mpirun, signal.S
     case("weak-scaling-study (%s)" % name,
          [py, os.path.join(src, "studies", "weak-scaling-study"), "--efsi", efsi, out + ".ini"],
          out, os.path.join(out, "ranks-1", "diagnostics.csv"), sig, said)
+
+# fig2-study (its ACM run alone, --run acm): efsi started directly, then through mpirun; the
+# test waits for diagnostics.csv's rows of the second call (step 0's call wrote its header
+# and one row, the second call repeats that row and adds one every 20 steps)
+for name, launcher, sig, said in (("direct", "none", signal.SIGUSR1, "SIGUSR1"),
+                                  ("mpirun", "%s -np {ranks}" % mpirun, signal.SIGTERM, "SIGUSR1")):
+    out = os.path.join(tmp, "fig2-" + name)
+    study_file("fig2.ini", out + ".ini", [(r"^\[study\]$", "[study]\noutput = " + out),
+                                          (r"^mpirun = none$", "mpirun = " + launcher)])
+    case("fig2-study (%s)" % name,
+         [py, os.path.join(src, "studies", "fig2-study"), "--efsi", efsi, "--run", "acm",
+          out + ".ini"],
+         out, os.path.join(out, "acm", "diagnostics.csv"), sig, said, lines=5)
 
 # study-acm-smac (a shell script): one rank, then two through mpirun
 for np_, sig, said in (("1", signal.SIGTERM, "SIGTERM"), ("2", signal.SIGINT, "SIGUSR1")):

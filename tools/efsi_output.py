@@ -16,6 +16,14 @@ it and hands the answer on:
                                    statuses"; tests/test_efsi_output.sh holds EXIT_* to
                                    base/errors.h and the meanings to efsi's own)
 
+What a script that runs efsi one run after another (the study drivers) needs, that a
+signal to it stops the running efsi at once:
+
+    Runner()                       with runner: a SIGTERM, SIGINT or SIGUSR1 to the script
+                                   is passed on at once to the efsi that runner.run(CMD,
+                                   LOG, through_launcher) runs; runner.signal says one
+                                   came (check it before each run)
+
 What a file holds, read here (numpy; NetCDF through netCDF4, or through h5py where
 netCDF4 is missing, as on a GPU machine that has only numpy and h5py: a NetCDF-4 file is
 an HDF5 file):
@@ -51,6 +59,8 @@ import io
 import json
 import os
 import re
+import shlex
+import signal
 import subprocess
 import time
 
@@ -204,6 +214,80 @@ def check(efsi, case, sets=(), steps=None, ranks=None, launcher=(), env=None):
         + _options(sets, steps) + [case]
     r = _run(cmd, env)
     return Check(r.returncode, r.stdout, r.stderr)
+
+
+# ---- running efsi, stopped at once by a signal to the script --------------------------------
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1)
+
+
+class Runner:
+    """efsi's runs, one after another, of a script that a scheduler or a batch shell may
+    signal alone (not its process group).  Within `with runner:` a SIGTERM, SIGINT or SIGUSR1
+    to the script is noted (.signals; .signal the first, None before one came) and passed on
+    at once to the efsi that run() is running, which stops after a step every rank agrees
+    on with a restart file (docs/building.md, "Long runs on clusters"); run() then returns
+    its status 4.  Through a launcher the signal passed on is SIGUSR1, which Open MPI's
+    mpirun and srun hand to every rank (SIGTERM and SIGINT make mpirun end the job itself).
+    A signal to the whole process group reaches efsi twice: the second changes nothing.
+    The script checks .signal before each run, so that a signal between two runs stops it
+    before the next; outside the with block the signals do what they did before."""
+
+    def __init__(self):
+        self.signals = []
+        self._running = None        # (the efsi or launcher process now running, through_launcher)
+        self._sent = set()          # the signals passed on to it
+        self._before = {}
+
+    @property
+    def signal(self):
+        return signal.Signals(self.signals[0]) if self.signals else None
+
+    def __enter__(self):
+        self._before = {sig: signal.signal(sig, self._pass_on) for sig in STOP_SIGNALS}
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self._before.items():
+            signal.signal(sig, handler)
+        self._before = {}
+
+    def _pass_on(self, signum, frame):
+        self.signals.append(signum)
+        self._send(signum)
+
+    def _send(self, signum):
+        if self._running is None:
+            return
+        proc, through_launcher = self._running
+        sig = signal.SIGUSR1 if through_launcher else signum
+        if proc.poll() is None:
+            try:
+                proc.send_signal(sig)
+                self._sent.add(sig)
+            except ProcessLookupError:
+                pass
+
+    def run(self, cmd, log_path, through_launcher=False, env=None):
+        """Run cmd (efsi, or a launcher starting it: through_launcher), its command line and
+        output appended to log_path; its exit status, a signal meanwhile passed on.  4 also
+        where it died of the signal passed on (it came before efsi had set its handlers, in
+        its start-up: no restart file, and the same command starts the run again).  OSError
+        where cmd[0] cannot be started."""
+        with open(log_path, "a") as log:
+            log.write("\n$ %s\n" % " ".join(shlex.quote(c) for c in cmd))
+            log.flush()
+            proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        self._running, self._sent = (proc, through_launcher), set()
+        try:
+            if self.signals:         # it came while efsi was being started
+                self._send(self.signals[-1])
+            status = proc.wait()
+        finally:
+            self._running = None
+        if status < 0 and -status in self._sent:
+            return EXIT_STOPPED
+        return status
 
 
 # ---- the output folder ----------------------------------------------------------------------
