@@ -9,12 +9,13 @@
  * the maximum where bit c of max_mask is set (fmax: a NaN does not hide a number), summed in
  * double-double (base/dd.h) where it is not; out[c] (a dd_sum) receives the pair (hi, lo) of
  * a sum, whose hi is the correctly rounded sum of the terms whatever their order, and
- * (largest, 0) of a maximum (-inf for an empty box).  The combine does not depend on the
- * order of the terms, so a result is the same bits on any number of threads and on either
- * backend, as long as the body is (the per-point formulas of the headers are).  COUNT is a
+ * (largest, 0) of a maximum.  The combine does not depend on the order of the terms, so a
+ * result is the same bits on any number of threads and on either backend, as long as the
+ * body is (the per-point formulas of the headers are).  COUNT is a
  * constant expression of at most REDUCE_COUNT_MAX; the partials live in the scratch's work
- * memory (a pair per value and plane: n[2] 2 COUNT doubles), on the GPU brought back
- * through its staging memory (base/device.h: efsi_scratch).  The box must not be empty.
+ * memory (a pair per value and plane of the box: 2 COUNT doubles a plane), on the GPU
+ * brought back through its staging memory (base/device.h: efsi_scratch).  The box must
+ * not be empty (the GPU cannot launch no blocks).
  *
  * Compiled as C, REDUCE_BOX is OpenMP threads over the planes k, each plane's rows in j
  * order, each row REDUCE_LANES points at a time into lanes of accumulators (the SIMD loop:
