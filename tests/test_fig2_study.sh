@@ -14,7 +14,9 @@
 #   - a run interrupted (its newest restart file and its last fields file gone) and
 #     continued by the same command ends with the files of the uninterrupted run: the
 #     restart and fields files and bodies.nc bit for bit, the diagnostics rows but
-#     wall_seconds; a finished run is skipped; --run runs only the runs named;
+#     wall_seconds; a finished run is skipped; --run runs only the runs named; a run whose
+#     newest restart file is damaged continues from the one before with --discard-newer
+#     and ends with the same files;
 #   - two case files that differ in more than case.name and pressure.method are refused
 #     with status 2 before anything runs; --dry-run says each run's steps and cost on
 #     run.ranks without starting the launcher; the study files of runs/ are read and their
@@ -195,6 +197,27 @@ rows "$tmp/full/acm/diagnostics.csv" > "$tmp/rows-a"
 rows "$tmp/cont/acm/diagnostics.csv" > "$tmp/rows-b"
 cmp -s "$tmp/rows-a" "$tmp/rows-b" || fail "diagnostics rows of the continued run differ"
 echo "ok: interrupted and continued, the run ends with the same files bit for bit"
+
+# a damaged newest restart file (cut short after the run, as a full disk or a copy leaves it):
+# the smac run of another copy continues from the one before with efsi's --discard-newer,
+# which moves the later files aside, and ends with the files of the uninterrupted run
+cp -r "$tmp/full" "$tmp/dmg"
+head -c 4096 "$tmp/full/smac/restart_00000012.nc" > "$tmp/dmg/smac/restart_00000012.nc"
+$study --efsi "$efsi" --set "study.output=$tmp/dmg" --run smac "$tmp/study.ini" > "$tmp/dmg.log" 2>&1 \
+  || { cat "$tmp/dmg.log" "$tmp/dmg/smac/efsi.log"; fail "the continuation past a damaged restart file"; }
+cat "$tmp/dmg.log"
+grep -q "^smac  *from step 8 (t = 0.166667 us) (restart_00000012.nc unreadable: the files after it moved aside, --discard-newer) to t = 0.25 us" \
+  "$tmp/dmg.log" || fail "smac not continued from step 8 past the damaged restart file"
+grep -q -- "--restart .*/restart_00000008.nc --discard-newer " "$tmp/dmg/smac/efsi.log" \
+  && [ -e "$tmp/dmg/smac/discarded-after-00000008/restart_00000012.nc" ] \
+  || fail "no --discard-newer, or the damaged file not moved aside"
+for f in restart_00000012.nc fields_00000012.nc bodies.nc; do
+  same "$tmp/full/smac/$f" "$tmp/dmg/smac/$f" || fail "$f of the run continued past the damaged file differs"
+done
+rows "$tmp/full/smac/diagnostics.csv" > "$tmp/rows-a"
+rows "$tmp/dmg/smac/diagnostics.csv" > "$tmp/rows-b"
+cmp -s "$tmp/rows-a" "$tmp/rows-b" || fail "diagnostics rows of the run continued past the damaged file differ"
+echo "ok: a damaged newest restart file passed over with --discard-newer, the same files bit for bit"
 
 # bad input: two cases that are not one; the dry run
 tiny "$tmp/other.ini" tiny-channel-smac "[pressure]

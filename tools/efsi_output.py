@@ -11,6 +11,9 @@ it and hands the answer on:
     check(EFSI, CASE)              efsi --check CASE: valid or not (and efsi's message), and
                                    the plan it prints (dt, steps, cell-updates, wall time,
                                    memory, the bodies seeded and the fraction they fill)
+    later_damaged(STATUS_DICT)     the unreadable restart files after the one --status
+                                   names to continue from: a continuation needs
+                                   --discard-newer
     outcome(EFSI, DIR, STATUS)     what a run's exit status meant, from efsi's record of it
     exit_meaning(STATUS)           the meaning of an exit status (docs/building.md, "Exit
                                    statuses"; tests/test_efsi_output.sh holds EXIT_* to
@@ -142,6 +145,23 @@ def status(efsi, directory, case=None, sets=(), steps=None, env=None):
     said = (r.stderr or r.stdout).strip().splitlines()
     raise EfsiError(r.returncode, said[-1] if said else "efsi --status %s: exit status %d (%s)"
                     % (directory, r.returncode, exit_meaning(r.returncode)))
+
+
+def later_damaged(st):
+    """The restart files that an efsi --status answer (the dict of status()) found unreadable
+    after the restart file it names to continue from, in step order.  They mark a later part
+    of the run's history (efsi renames a restart file whole, so one that does not read was
+    damaged afterwards), and efsi continues from the older file only with --discard-newer,
+    which moves that later part aside (docs/output.md, "One history per folder")."""
+    restart = st.get("restart") or {}
+    if restart.get("step") is None:
+        return []
+    later = []
+    for bad in (st.get("files") or {}).get("unreadable", []):
+        m = re.fullmatch(r"restart_(\d+)\.nc", bad["name"])
+        if m and int(m.group(1)) > restart["step"]:
+            later.append(bad["name"])
+    return sorted(later)
 
 
 def outcome(efsi, directory, returncode, started=None, case=None, sets=()):
