@@ -12,14 +12,10 @@ extern "C" {
 #include "stencils/loop.h"
 }
 
-/* The length of THINC's list of interface cells: zero when a call of phi_advance_cuda
- * begins (zero at load, and each call's update sets it back). */
-__device__ int list_length;
-
 /* One thread per point (i, j, k) of the box -1..n in every direction (box b, from the point
  * (-1, -1, -1)): WENO5's flux (weno5_flux) on each face of the owned cells that the point
  * is, along each direction d (0 <= i_d <= n_d, 0 <= i_e < n_e across), in flux_d; and with
- * THINC (thinc 1) the point appended to list[list_length ..] when it is an interface cell
+ * THINC (thinc 1) the point appended to list[*length ..] when it is an interface cell
  * (thinc_interface): a warp's cells take consecutive places, and a block's warps one range
  * taken by one atomic a block (an atomic a cell, on one address, costs as much as the
  * fluxes themselves).  The list's order is the blocks' arrival, which changes nothing: each
@@ -28,7 +24,7 @@ __device__ int list_length;
 __global__ void phi_fluxes_kernel(weno5_stencil_t st, int n0, int n1, int n2, cuda_box b,
                                   const double *f, const double *u, const double *v,
                                   const double *w, double *flux_x, double *flux_y,
-                                  double *flux_z, int thinc, ptrdiff_t *list)
+                                  double *flux_z, int thinc, int *length, ptrdiff_t *list)
 {
   int i, j;
   const int inside = cuda_box_place(b, &i, &j);
@@ -55,24 +51,24 @@ __global__ void phi_fluxes_kernel(weno5_stencil_t st, int n0, int n1, int n2, cu
   warp_base = __shfl_sync(0xffffffffu, warp_base, 0);
   __syncthreads();
   if (threadIdx.x == 0 && threadIdx.y == 0 && block_count)
-    block_base = atomicAdd(&list_length, block_count);
+    block_base = atomicAdd(length, block_count);
   __syncthreads();
   if (here) list[block_base + warp_base + __popc(mask & ((1u << lane) - 1))] = p;
 }
 
 /* THINC's fluxes (thinc_flux) over WENO5's: for every listed interface cell c (list[0 ..
- * list_length)) and direction d, one thread overwrites the fluxes of the faces normal to d that c
+ * *length)) and direction d, one thread overwrites the fluxes of the faces normal to d that c
  * is upwind of, the low face (index c) where the face velocity is negative and the high one
  * (c + s_d) where it is not, among the faces of owned cells (along d: faces 0 .. n_d;
  * across: owned rows).  Items go direction after direction, so a warp's threads take the
  * same direction.  One writer per face, so the fluxes do not depend on the list's order.
  * A grid-stride loop: the list's length stays on the device. */
 __global__ void thinc_fluxes_kernel(weno5_stencil_t st, const double *f, const double *u,
-                                    const double *v, const double *w, const ptrdiff_t *list,
-                                    int n0, int n1, int n2, double beta, double dt,
-                                    double *flux_x, double *flux_y, double *flux_z)
+                                    const double *v, const double *w, const int *length,
+                                    const ptrdiff_t *list, int n0, int n1, int n2, double beta,
+                                    double dt, double *flux_x, double *flux_y, double *flux_z)
 {
-  const int n[3] = {n0, n1, n2}, total = list_length;
+  const int n[3] = {n0, n1, n2}, total = *length;
   const double *const a[3] = {u, v, w};
   double *const flux[3] = {flux_x, flux_y, flux_z};
   for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < 3 * total;
@@ -103,31 +99,30 @@ void phi_advance_cuda(const efsi_grid *g, const double *f, const double *u, cons
    * faces' fluxes overwritten (full warps: only listed cells pay for THINC's exponentials);
    * then each cell's difference of its faces' fluxes, and the update f + dt rate. */
   double *flux_x = work[0], *flux_y = work[1], *flux_z = work[2];
-  /* the list in the fourth array (a point index a double's place), its length in
-   * list_length, zero between calls */
+  /* the list's length in the fourth array's first place, set to zero first, then the list
+   * (a point index a double's place; at most the (n + 2)^3 cells of the box, fewer than the
+   * array's places) */
   static_assert(sizeof(ptrdiff_t) == sizeof(double), "one index in a double's place");
-  ptrdiff_t *list = (ptrdiff_t *)work[3];
+  int *length = (int *)work[3];
+  ptrdiff_t *list = (ptrdiff_t *)work[3] + 1;
   const int thinc = thinc_beta > 0;
   cudaStream_t stream = cuda_compute_stream();
+  if (thinc) CUDA_CHECK(cudaMemsetAsync(length, 0, sizeof *length, stream));
   const int n0 = g->n[0], n1 = g->n[1], n2 = g->n[2];
   const cuda_box box = cuda_box_of(n0 + 2, n1 + 2, grid_index(g, -1, -1, -1), g->stride[1],
                                    g->stride[2]);
   phi_fluxes_kernel<<<cuda_box_blocks(box, n2 + 2), dim3(CUDA_BLOCK_X, CUDA_BLOCK_Y), 0,
                       stream>>>(st, n0, n1, n2, box, f, u, v, w, flux_x, flux_y, flux_z, thinc,
-                                list);
+                                length, list);
   cuda_launched("phi_advance_fluxes");
   if (thinc) {
     /* enough threads for every item where the GPU holds them all at once: 2048 resident
      * threads a multiprocessor, 128 a block */
     thinc_fluxes_kernel<<<16 * cuda_multiprocessors(), 128, 0, stream>>>(
-        st, f, u, v, w, list, n0, n1, n2, thinc_beta, dt, flux_x, flux_y, flux_z);
+        st, f, u, v, w, length, list, n0, n1, n2, thinc_beta, dt, flux_x, flux_y, flux_z);
     cuda_launched("phi_advance_thinc_fluxes");
   }
-  /* the last kernel of the call sets the list's length back to zero for the next (no
-   * launch of its own) */
-  const ptrdiff_t first = grid_index(g, lo[0], lo[1], lo[2]);
   for_box(g, lo, hi, "phi_advance_update", [=] __device__(ptrdiff_t p) {
     next[p] = axpy_at(f[p], dt, flux_divergence_at(&st, flux_x, flux_y, flux_z, p));
-    if (thinc && p == first) list_length = 0;
   });
 }
