@@ -1,7 +1,7 @@
 # bench/: the benchmarks and machine probes (docs/performance.md, docs/scaling.md,
 # docs/performance-gpu.md); not tests: they print figures.
 dist_noinst_SCRIPTS += bench/bench bench/bench-fluid bench/scaling bench/scaling-model \
-  bench/vectorisation bench/core-speeds bench/seeding-bench bench/constant-lines
+  bench/vectorisation bench/core-speeds bench/seeding-bench bench/constant-lines bench/busy-cores
 
 # bench/efsi-machine measures the FP64 peak and the triad bandwidth bench/bench compares
 # with (docs/performance.md), built with the configured CFLAGS (--enable-native for the

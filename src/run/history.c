@@ -521,23 +521,24 @@ int history_status_command(const efsi_cli *cli, int rank)
   char err[2048] = "";
   int status = 0;
   if (rank == 0) {
-    static efsi_config c;
-    static efsi_case cs;
+    efsi_config *c = efsi_calloc(1, sizeof *c, "the case's configuration");
+    efsi_case cs;
     efsi_timestep ts = {.dt = 0};
     char *text = NULL;
     const int with_case = cli->case_file != NULL;
     if (with_case
         && (read_text_file(cli->case_file, &text, err, sizeof err)
-            || config_parse(&c, cli->case_file, text, cli->overrides, cli->n_overrides, err,
+            || config_parse(c, cli->case_file, text, cli->overrides, cli->n_overrides, err,
                             sizeof err)
-            || (cli->steps > 0 && (c.steps = cli->steps, 0))
-            || (case_resolve(&c, &cs), timestep_choose(&cs, &ts, err, sizeof err))))
+            || (cli->steps > 0 && (c->steps = cli->steps, 0))
+            || (case_resolve(c, &cs), timestep_choose(&cs, &ts, err, sizeof err))))
       status = EFSI_EXIT_INPUT;
     free(text);
-    if (!status) status = history_status(cli->status_dir, with_case ? &c : NULL, ts.dt, stdout,
+    if (!status) status = history_status(cli->status_dir, with_case ? c : NULL, ts.dt, stdout,
                                          err, sizeof err);
     if (status) fprintf(stderr, "efsi: error: %s\n", err);
     fflush(stdout);
+    free(c);
   }
   MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD));
   return status;

@@ -310,12 +310,13 @@ static int check_output(const efsi_config *c, const efsi_cli *cli, char *err, si
 }
 
 /* OpenMP threads that wait at a barrier sleep instead of spinning, unless the user chose
- * (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME): a spinning thread holds its core for
- * about a millisecond after each parallel loop, and when another job takes a core the
- * rank's threads spin while the one they wait for cannot run (docs/building.md, "Threads":
- * bench/busy-cores measured the quick start's step 0.10 -> 0.34 s so against 0.04 ->
- * 0.02 s with the threads sleeping).  The OpenMP runtime reads the variable when it is
- * loaded, before main: efsi sets it and starts itself again, once, before MPI_Init. */
+ * (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME): with libgomp's default a waiting thread
+ * spins for a while after each parallel loop, and when another job takes one of a rank's
+ * cores its threads spin while the one they wait for cannot run.  bench/busy-cores on two
+ * cores of an idle machine: the quick start's step 0.0100 s, 1.52 s with one core taken;
+ * with the threads sleeping 0.0131 s and 0.0215 s (docs/building.md, "Threads").  The
+ * OpenMP runtime reads the variable when it is loaded, before main: efsi sets it and
+ * starts itself again, once, before MPI_Init. */
 static void quiet_threads(char **argv)
 {
 #if defined(_OPENMP) && defined(__linux__)
