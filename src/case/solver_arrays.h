@@ -44,8 +44,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *   v_n        the velocity of level N that v* left in the rate arrays, for B's transport
  *   stress     the stress of level N: sxx, syy, szz at centres, sxy, sxz, syz on edges
  *   sum_g_phi  sum_m G_m phi_m^N, while the stress is formed
- *   phi_flux   the GPU's transport of phi: its face fluxes in x, y and z and its list of
- *              interface cells (the CPU's forms its fluxes in its loop)
+ *   phi_flux   the GPU's transport of phi: its face fluxes in x, y and z and, in the
+ *              fourth, its list of interface cells (the CPU's forms its fluxes in its loop)
  *   phi_next   phi_m^{N+1}, which changes places with the state's phi_m
  *   b_next     B^{N+1}, which changes places with the state's B
  *   div_star   D* = rho div v*: in phi^N's first array (free once phi^{N+1} is the state's,
