@@ -18,7 +18,8 @@ libefsi_a_SOURCES += src/bodies/random.c src/bodies/random.h src/bodies/packing_
   src/bodies/init_solid.h
 libefsi_a_SOURCES += src/step/solver.c src/step/solver.h src/step/exchange.c \
   src/step/exchange.h src/step/solid.c src/step/solid.h src/step/timestep.c \
-  src/step/timestep.h src/step/diagnose.c src/step/diagnose.h
+  src/step/timestep.h src/step/diagnose.c src/step/diagnose.h src/step/fields.h \
+  src/step/step_context.h
 libefsi_a_SOURCES += src/run/cli.c src/run/cli.h src/run/run.c src/run/run.h \
   src/run/history.c src/run/history.h src/run/plan.c src/run/plan.h src/run/plan_comm.c \
   src/run/plan_comm.h src/run/report.c src/run/report.h src/run/progress.c \

@@ -24,7 +24,7 @@ typedef struct {
   /* the arrays of one rank, each a field of the block with its halos */
   int state_arrays;              /* u, v, w, p; with a solid each phi_m and the six B */
   int exchanged_arrays;          /* those the state's exchange carries: all but p */
-  int solver_arrays;             /* the solver's work arrays (src/step/solver.c, SOLVER_ARRAYS) */
+  int solver_arrays;             /* the solver's arrays (src/case/solver_arrays.h: SOLVER_ARRAYS) */
   int average_arrays;            /* the running sums of the averages (src/case/outputs.c): where
                                     the kernels run, and a host copy on a GPU */
 } efsi_case;
