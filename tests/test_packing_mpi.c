@@ -34,7 +34,7 @@
 #include "src/bodies/seeding.h"
 #include "tests/test_support.h"
 
-/* pi and by_id (efsi_body by id) are src/bodies/packing.c's */
+/* by_id (efsi_body by id) is src/bodies/packing.c's; EFSI_PI base/portable.h's */
 
 /* 20 um lumen in a 22 x 22 um cross-section, `length` um long; 0.5 um cells. */
 static efsi_seeding lumen_case(double length)
@@ -267,9 +267,9 @@ START_TEST(dense_lumen_never_overlaps)
   char why[256];
   ck_assert(decomp_plan(size, s.cells, any, s.periodic, chosen, why, sizeof why) == 0);
   one_rank alone = packed_alone(&s, &f, 1);
-  dense_case(&s, 0.3, 0.25 * pi * 20 * 20 * 64, &alone, slabs, "lumen 20 um, 30 %");
+  dense_case(&s, 0.3, 0.25 * EFSI_PI * 20 * 20 * 64, &alone, slabs, "lumen 20 um, 30 %");
   if (memcmp(chosen, slabs, sizeof chosen) != 0)
-    dense_case(&s, 0.3, 0.25 * pi * 20 * 20 * 64, &alone, chosen, "lumen 20 um, 30 %");
+    dense_case(&s, 0.3, 0.25 * EFSI_PI * 20 * 20 * 64, &alone, chosen, "lumen 20 um, 30 %");
   free(alone.body);
 }
 END_TEST

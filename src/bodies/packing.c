@@ -23,10 +23,10 @@
 #include <time.h>
 
 #include "base/errors.h"
+#include "base/portable.h"
 #include "src/bodies/packing_ranks.h"
 #include "src/bodies/random.h"
 #include "stencils/shapes.h"
-static const double pi = 3.14159265358979323846;
 
 /* ---- a lower bound of the distance to an RBC ------------------------------------------ */
 
@@ -60,12 +60,12 @@ static void meridian_build(meridian_table *t)
   t->d = efsi_malloc((size_t)t->n[0] * t->n[1] * sizeof *t->d, "RBC distance table");
   for (int m = 0; m <= MERIDIAN_VERTICES; m++) {
     double x[3];
-    const double th = 0.5 * pi * m / MERIDIAN_VERTICES;
+    const double th = 0.5 * EFSI_PI * m / MERIDIAN_VERTICES;
     shape_surface_point(BODY_RBC, unit, sin(th), cos(th), 0, 1, x);
     vertex[m][0] = x[0];
     vertex[m][1] = x[2];
   }
-  const double between = 0.5 * speed[0] * 0.5 * pi / MERIDIAN_VERTICES;
+  const double between = 0.5 * speed[0] * 0.5 * EFSI_PI / MERIDIAN_VERTICES;
 #pragma omp parallel for
   for (int j = 0; j < t->n[1]; j++)
     for (int i = 0; i < t->n[0]; i++) {
@@ -342,20 +342,20 @@ static contact surface_search(const packer *P, const packing_body *B, const doub
 static void angles_setup(angles *A)
 {
   for (int k = 0; k < LEVELS; k++) {
-    A->width[0][k] = pi / (COARSE_THETA * ldexp(1, k));
-    A->width[1][k] = 2 * pi / (COARSE_PHI * ldexp(1, k));
+    A->width[0][k] = EFSI_PI / (COARSE_THETA * ldexp(1, k));
+    A->width[1][k] = 2 * EFSI_PI / (COARSE_PHI * ldexp(1, k));
     for (int d = 0; d < 2; d++) {
       A->sin_w[d][k] = sin(A->width[d][k]);
       A->cos_w[d][k] = cos(A->width[d][k]);
     }
   }
   for (int a = 0; a < COARSE_THETA; a++) {
-    A->centre_t[a][0] = sin(pi * (a + 0.5) / COARSE_THETA);
-    A->centre_t[a][1] = cos(pi * (a + 0.5) / COARSE_THETA);
+    A->centre_t[a][0] = sin(EFSI_PI * (a + 0.5) / COARSE_THETA);
+    A->centre_t[a][1] = cos(EFSI_PI * (a + 0.5) / COARSE_THETA);
   }
   for (int b = 0; b < COARSE_PHI; b++) {
-    A->centre_p[b][0] = sin(2 * pi * (b + 0.5) / COARSE_PHI);
-    A->centre_p[b][1] = cos(2 * pi * (b + 0.5) / COARSE_PHI);
+    A->centre_p[b][0] = sin(2 * EFSI_PI * (b + 0.5) / COARSE_PHI);
+    A->centre_p[b][1] = cos(2 * EFSI_PI * (b + 0.5) / COARSE_PHI);
   }
 }
 
@@ -774,7 +774,7 @@ static void body_start(const packer *P, const packing_family *fam, int f, long f
       lo = fmin(r->band[0], hi);
     }
     const double rr = sqrt(lo * lo + random_uniform(&st) * (hi * hi - lo * lo));
-    const double angle = 2 * pi * random_uniform(&st);
+    const double angle = 2 * EFSI_PI * random_uniform(&st);
     body->c[0] = B->lo[0] + (k[0] + random_uniform(&st)) * B->width[0];
     body->c[1] = 0.5 * r->length[1] + rr * cos(angle);
     body->c[2] = 0.5 * r->length[2] + rr * sin(angle);
@@ -1227,7 +1227,7 @@ int packing_run(const packing_region *r, const packing_family *fam, int nfam,
     total += fam[f].count;
     filled += fam[f].count * s.shape[f].volume;
   }
-  const double region = r->lumen ? pi * r->lumen_radius * r->lumen_radius * r->length[0]
+  const double region = r->lumen ? EFSI_PI * r->lumen_radius * r->lumen_radius * r->length[0]
                                  : r->length[0] * r->length[1] * r->length[2];
   double sigma = fmin(1, cbrt(GROW_START * region / fmax(filled, 1e-300)));
   packer P = {r, s.shape, &s.table, &s.ang, NULL, 0, 0, sigma};

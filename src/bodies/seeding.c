@@ -18,10 +18,10 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/portable.h"
 #include "src/bodies/packing.h"
 #include "src/bodies/random.h"
 
-static const double pi = 3.14159265358979323846;
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -230,7 +230,7 @@ static int banded(const efsi_body_family *f)
 
 static double region_volume(const efsi_seeding *s)
 {
-  return s->vessel ? 0.25 * pi * s->vessel_diameter * s->vessel_diameter * s->length[0]
+  return s->vessel ? 0.25 * EFSI_PI * s->vessel_diameter * s->vessel_diameter * s->length[0]
                    : s->length[0] * s->length[1] * s->length[2];
 }
 
