@@ -99,34 +99,22 @@ int output_prepare(const char *dir, int restarting, char *err, size_t errlen)
     return 1;
   }
   if (restarting) return 0;
+  history_record_drop_stale(dir);
   const int found = holds_efsi_output(dir);
   if (found < 0) {
     snprintf(err, errlen, "cannot read output directory %s: %s", dir, strerror(errno));
     return 1;
   }
   if (found) return already_used(dir, err, errlen);
-  /* the claim: run.json created exclusively (O_EXCL is atomic on local and NFS file
-   * systems), so that of two runs that found the folder empty at once one goes on and the
-   * other is refused before it writes anything */
-  char claim[EFSI_PATH_LEN + 16];
-  snprintf(claim, sizeof claim, "%s/run.json", dir);
-  const int fd = open(claim, O_WRONLY | O_CREAT | O_EXCL, 0666);
-  if (fd < 0 && errno == EEXIST) return already_used(dir, err, errlen);
-  if (fd < 0) {
-    snprintf(err, errlen, "cannot write %s: %s", claim, strerror(errno));
-    return 1;
-  }
-  close(fd);
-  return 0;
+  /* the claim: run.json created exclusively (io/run_record.h), so that of two runs that
+   * found the folder empty at once one goes on and the other is refused before it writes
+   * anything */
+  const int claimed = history_record_claim(dir, err, errlen);
+  if (claimed > 0) return already_used(dir, err, errlen);
+  return claimed < 0;
 }
 
-void output_release(const char *dir)
-{
-  char claim[EFSI_PATH_LEN + 16];
-  struct stat st;
-  snprintf(claim, sizeof claim, "%s/run.json", dir);
-  if (stat(claim, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) remove(claim);
-}
+void output_release(const char *dir) { history_record_unclaim(dir); }
 
 int output_check(const char *dir, char *err, size_t errlen)
 {

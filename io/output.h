@@ -20,10 +20,10 @@
 int output_prepare(const char *dir, int restarting, char *err, size_t errlen);
 
 /* Rank 0, for a fresh start only: output_prepare claims the folder by creating run.json
- * with O_EXCL before anything else is written, so that of two runs started into one new
- * folder at once exactly one goes on ("already holds efsi output" for the other, exit
- * status 2).  A run refused after the claim and before it began (its bodies, its restart
- * file) gives the folder back: the empty run.json of the claim is removed. */
+ * with O_EXCL before anything else is written (io/run_record.h: history_record_claim), so
+ * that of two runs started into one new folder at once exactly one goes on ("already holds
+ * efsi output" for the other, exit status 2).  A run refused after the claim and before it
+ * began (its bodies, its voxel file) gives the folder back: the claim is removed. */
 void output_release(const char *dir);
 
 /* efsi --check: could output_prepare create and write dir?  The directory, or the nearest

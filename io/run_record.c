@@ -6,6 +6,7 @@
 #include "io/run_record.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +115,61 @@ int history_record_write(const char *dir, const efsi_run_record *r, char *err, s
   if (failed) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
   free(text);
   return failed;
+}
+
+/* A claim of this process (state "claimed"), or one whose process is gone from this host? */
+static int claim_of(const efsi_run_record *r, int mine)
+{
+  char host[256] = "";
+  if (strcmp(r->state, "claimed") != 0 || r->pid <= 0) return 0;
+  if (gethostname(host, sizeof host) != 0 || strcmp(host, r->host) != 0) return 0;
+  if (mine) return r->pid == (long)getpid();
+  return kill((pid_t)r->pid, 0) != 0 && errno == ESRCH;
+}
+
+int history_record_claim(const char *dir, char *err, size_t errlen)
+{
+  char path[EFSI_PATH_LEN + 32];
+  snprintf(path, sizeof path, "%s/run.json", dir);
+  efsi_run_record r;
+  memset(&r, 0, sizeof r);
+  snprintf(r.state, sizeof r.state, "claimed");
+  r.exit_status = -1;
+  r.steps = -1;
+  r.end_time = -1;
+  r.pid = (long)getpid();
+  if (gethostname(r.host, sizeof r.host) != 0) r.host[0] = '\0';
+  r.host[sizeof r.host - 1] = '\0';
+  history_utc_now(r.started, sizeof r.started);
+  size_t len = 0;
+  char *text = record_text(&r, &len);
+  if (!text) {
+    snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    return -1;
+  }
+  int status = 0;
+  if (write_all(path, O_WRONLY | O_CREAT | O_EXCL, text, len) != 0) {
+    status = errno == EEXIST ? 1 : -1;
+    if (status < 0) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+  }
+  free(text);
+  return status;
+}
+
+void history_record_drop_stale(const char *dir)
+{
+  efsi_run_record r;
+  char path[EFSI_PATH_LEN + 32];
+  snprintf(path, sizeof path, "%s/run.json", dir);
+  if (history_record_read(dir, &r) == 0 && claim_of(&r, 0)) remove(path);
+}
+
+void history_record_unclaim(const char *dir)
+{
+  efsi_run_record r;
+  char path[EFSI_PATH_LEN + 32];
+  snprintf(path, sizeof path, "%s/run.json", dir);
+  if (history_record_read(dir, &r) == 0 && claim_of(&r, 1)) remove(path);
 }
 
 int history_record_failure(const char *dir, const char *why)

@@ -45,6 +45,19 @@ void history_json_number(FILE *f, double x);
 /* "2026-11-25T14:31:05Z": the time now, UTC. */
 void history_utc_now(char *buf, size_t len);
 
+/* Claim dir for a fresh start: create run.json with O_EXCL (atomic on local file systems
+ * and NFS) holding a record of state "claimed" with this process's pid and host.  0 when
+ * claimed; 1 when dir/run.json exists (another run's); -1 with a message in err when it
+ * cannot be written. */
+int history_record_claim(const char *dir, char *err, size_t errlen);
+
+/* Remove dir/run.json when it is a claim whose process is gone from this host: a start that
+ * died before its first step (killed, out of memory) does not hold the folder forever. */
+void history_record_drop_stale(const char *dir);
+
+/* Remove dir/run.json when it is this process's claim (a start refused before it began). */
+void history_record_unclaim(const char *dir);
+
 /* A write of the run in dir failed (why: the one line that names the file and the cause):
  * run.json's record, when it says "running", becomes "failed" with exit status 1, why and
  * the end time, so that the folder tells of the failure (efsi --status).  Any rank may call

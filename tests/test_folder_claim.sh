@@ -7,7 +7,7 @@
 # file of the folder (its NetCDF files' run_id attribute, run.json) carries the winner's
 # run identity, with the winner's viscosity in run.json's case.  Without the claim about
 # one try in three let both pass the check here, and the loser wrote its fields file over
-# the winner's.
+# the winner's.  A claim left by a start that died is taken over; a live one is not.
 set -u
 . "$(dirname "$0")/lib.sh"
 failures=0
@@ -53,4 +53,23 @@ for try in 1 2 3 4 5 6 7 8; do
 done
 echo "$failures of 8 tries failed"
 
+# a claim left by a start that died before its first step (killed, out of memory) is taken
+# over by the next run on the same host; one whose process lives is not
+claim() {   # claim DIR PID: the run.json of a claim by process PID on this host
+  mkdir -p "$1"
+  printf '{\n  "run_id": "",\n  "state": "claimed",\n  "host": "%s",\n  "exit_status": -1,\n  "pid": %s\n}\n' \
+    "$(hostname)" "$2" > "$1/run.json"
+}
+dead=$(sh -c 'echo $$')
+claim "$tmp/stale" "$dead"
+"$efsi" -o "$tmp/stale" "$tmp/f.ini" > /dev/null 2> "$tmp/err" &&
+  grep -q '"state": "finished"' "$tmp/stale/run.json" ||
+  fail "a dead start's claim not taken over: $(cat "$tmp/err")"
+claim "$tmp/alive" $$
+"$efsi" -o "$tmp/alive" "$tmp/f.ini" > /dev/null 2> "$tmp/err"
+status=$?
+[ $status -eq 2 ] && grep -q "already holds efsi output" "$tmp/err" && [ "$(ls "$tmp/alive")" = run.json ] ||
+  fail "a live claim not respected: status $status, $(cat "$tmp/err")"
+
+echo "$failures failed"
 [ $failures -eq 0 ]

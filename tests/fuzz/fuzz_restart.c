@@ -69,7 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   /* a file that does not open ends efsi's run: the HDF5 library is not fit to open it again
    * in the same process */
   if (restart_peek(path, &step, &time, NULL, err, sizeof err)
-      && (strstr(err, "cannot open") || strstr(err, "damaged file"))) {
+      && (strstr(err, "cannot open") || strstr(err, "damaged file")
+          || strstr(err, "truncated file") || strstr(err, "an empty file")
+          || strstr(err, "not a NetCDF file"))) {
     unlink(path);
     return 0;
   }
