@@ -9,7 +9,7 @@
 
 efsi_scratch scratch_of(int gpu)
 {
-  efsi_scratch s = {gpu, NULL, NULL, 0, 0};
+  efsi_scratch s = {.gpu = gpu};
   return s;
 }
 
@@ -53,6 +53,7 @@ void scratch_free(efsi_scratch *s)
   if (s->gpu) {
     device_scratch_release(s->work, 0);
     device_scratch_release(s->staging, 1);
+    device_event_release(s->queued.ready);
   } else {
     free(s->work);
     free(s->staging);
@@ -90,6 +91,7 @@ void *device_scratch_alloc(size_t bytes, int staging)
   no_device("device_scratch_alloc");
 }
 void device_scratch_release(void *p, int staging) { (void)p, (void)staging; }
+void device_event_release(void *event) { (void)event; }
 void device_free_pinned(double *p) { (void)p; }
 void device_upload(double *d, const double *h, size_t n) { (void)d, (void)h, (void)n; no_device("device_upload"); }
 void device_download(double *h, const double *d, size_t n) { (void)d, (void)h, (void)n; no_device("device_download"); }

@@ -34,10 +34,22 @@ void device_free_pinned(double *p);
  * results on their way to the host (page-locked on a GPU).  Each grows on demand and keeps
  * its size; scratch_reserve sizes both in advance, so that a run allocates nothing once it
  * steps and --check counts it (src/step/solver.c). */
+/* A reduction queued on the device and not yet waited for (acm_sums on a GPU): its
+ * chunks' pairs in staging memory, the backend's event that says they are there, and where
+ * the sums go (NULL: none in flight); `resident`, the blocks of its kernel the device holds
+ * at once (0 until first asked). */
+typedef struct {
+  const double *plane;
+  int chunks, resident;
+  double *to;
+  void *ready;
+} efsi_queued_sums;
+
 typedef struct {
   int gpu;                    /* 1: work in device memory, staging page-locked */
   void *work, *staging;
   size_t work_bytes, staging_bytes;
+  efsi_queued_sums queued;    /* the reduction in flight (stencils/kernels.h, sums_wait) */
 } efsi_scratch;
 
 /* An empty scratch of the backend (gpu 0 or 1). */
@@ -51,6 +63,8 @@ void scratch_free(efsi_scratch *s);
  * host memory (staging 1); running out stops the run. */
 void *device_scratch_alloc(size_t bytes, int staging);
 void device_scratch_release(void *p, int staging);
+/* An event of the backend's (a queued reduction's `ready`) released; NULL does nothing. */
+void device_event_release(void *event);
 
 /* Copies of n doubles; they wait for the kernels before them (the compute stream). */
 void device_upload(double *device, const double *host, size_t n);

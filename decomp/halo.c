@@ -77,8 +77,8 @@ static void copy_periodic(efsi_halo *h, int d)
   for (int filled = 0; filled < w; filled += n) {
     const int c = w - filled < n ? w - filled : n;
     const box low = slab(g, d, -filled - c, -filled, w), high = slab(g, d, n + filled, n + filled + c, w);
-    h->ops->copy(g, h->fields, h->nfields, low.lo, low.hi, period);
-    h->ops->copy(g, h->fields, h->nfields, high.lo, high.hi, -period);
+    h->ops->copy(g, h->fields, h->nfields, low.lo, low.hi, period, h->messages);
+    h->ops->copy(g, h->fields, h->nfields, high.lo, high.hi, -period, h->messages);
   }
 }
 
@@ -194,7 +194,7 @@ static void complete(efsi_halo *h, int d)
     h->ops->pack(g, h->fields, h->nfields, in.lo, in.hi, h->recv[d][side], 0);
     pushed |= path(h, d, side) == HALO_PEER;
   }
-  h->ops->end();
+  h->ops->end(h->messages);
   if (!pushed) return;
   h->ops->sent();   /* unpacked: the neighbours may write their buffers here again */
   for (int side = 0; side < 2; side++) {

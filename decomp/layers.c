@@ -27,8 +27,9 @@ static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo
 }
 
 static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
-                 const int hi[3], ptrdiff_t shift)
+                 const int hi[3], ptrdiff_t shift, int messages)
 {
+  (void)messages;
   const int ni = hi[0] - lo[0];
   FOR_BOX_ROWS(nf, lo, hi, f, k, j) {
     double *restrict row = fields[f] + grid_index(g, lo[0], j, k);
@@ -71,6 +72,8 @@ static void nothing(void) {}
 
 static void begin(int host_messages, int messages) { (void)host_messages, (void)messages; }
 
+static void end(int messages) { (void)messages; }
+
 const efsi_layer_ops efsi_cpu_layers = {
   .name = "cpu",
   .pack = pack,
@@ -81,5 +84,5 @@ const efsi_layer_ops efsi_cpu_layers = {
   .release = release,
   .begin = begin,
   .sent = nothing,
-  .end = nothing,
+  .end = end,
 };

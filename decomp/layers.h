@@ -49,9 +49,10 @@ typedef struct efsi_layer_ops {
   /* box of fields[0..nf) -> buf (to_buffer = 1), or buf -> box (0) */
   void (*pack)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
                const int hi[3], double *buf, int to_buffer);
-  /* f(p) = f(p + shift) over the box, for every field; source and box do not overlap */
+  /* f(p) = f(p + shift) over the box, for every field; source and box do not overlap;
+   * messages as given to the exchange's begin */
   void (*copy)(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
-               const int hi[3], ptrdiff_t shift);
+               const int hi[3], ptrdiff_t shift, int messages);
   /* n wall layers, as if one after the other; no layer's source may lie in another's box
    * (decomp/boundary.c sees to it), so that the GPU fills them all in one launch (up to
    * EFSI_REFLECT_BATCH layers) */
@@ -76,10 +77,11 @@ typedef struct efsi_layer_ops {
    * copies alone, the GPU queues the copies in order with the kernels, with no events);
    * sent before MPI reads a packed buffer or an empty message says a neighbour's buffer is
    * written (the host waits for the packing); end after each direction's unpack: the
-   * kernels queued after it see those halos, with no wait of the host. */
+   * kernels queued after it see those halos, with no wait of the host.  copy and end are
+   * given the exchange's messages too: the exchange, not the table, knows what it is. */
   void (*begin)(int host_messages, int messages);
   void (*sent)(void);
-  void (*end)(void);
+  void (*end)(int messages);
   /* GPU to GPU on one node (NULL where there is no such path: the CPU).  share allocates n
    * doubles of device memory that another process of the node can map, and writes its
    * handle; open maps a neighbour's shared buffer from its handle (NULL when this GPU

@@ -138,7 +138,7 @@ EFSI_KERNEL_LIST(EFSI_KERNEL_PROTOTYPES)
 #undef EFSI_KERNEL_PROTOTYPES
 
 /* The GPU's sums_wait (stencils/kernels.h): acm_sums' results in its sums[]. */
-void acm_sums_wait_cuda(void);
+void acm_sums_wait_cuda(efsi_scratch *scratch);
 
 /* What the list says of kernel id: name, family, agreement. */
 typedef struct {

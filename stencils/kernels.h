@@ -20,7 +20,7 @@ typedef struct efsi_kernels {
   /* The results of acm_sums, the reduction that is queued and not waited for: they are in
    * its sums[] once this returns (the CPU's at once; the GPU's as its queue reaches them,
    * so that the step queues more work before it waits, src/step/solver.c). */
-  void (*sums_wait)(void);
+  void (*sums_wait)(efsi_scratch *scratch);
 } efsi_kernels;
 
 /* The CPU's kernels; the GPU's in a build with the GPU backend. */

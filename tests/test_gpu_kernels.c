@@ -150,7 +150,7 @@ CALL(acm_sums)
 {
   FIELDS;
   k->acm_sums(g, 1, a[0], a[3], a[4], scratch, out);
-  k->sums_wait();   /* queued: the sums are in out once waited for */
+  k->sums_wait(scratch);   /* queued: the sums are in out once waited for */
   /* double-double sums: the rounded values (hi) are compared */
   for (int c = 0; c < SUM_COUNT; c++) out[c] = out[2 * c];
   for (int c = SUM_COUNT; c < OUT; c++) out[c] = 0;
@@ -348,8 +348,8 @@ static void run_layers(bench *b, const efsi_layer_ops *ops, int gpu, double *buf
   ops->sent();
   ops->pack(g, a + 3, 3, lo, hi, buffer, 0);
   /* the moves' contract: source and destination boxes do not overlap */
-  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 3);
-  ops->end();
+  ops->copy(g, a + 6, 2, lo, hi, g->stride[1] * 3, messages);
+  ops->end(messages);
   /* wall layers in one call: two layers of one field and one of another, of different
    * shapes, and a wall face set to a value (sign 0), none reading or writing another's box
    * (the call's contract) */

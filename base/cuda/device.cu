@@ -162,6 +162,11 @@ void device_scratch_release(void *p, int staging)
   if (p) CUDA_CHECK(staging ? cudaFreeHost(p) : cudaFree(p));
 }
 
+void device_event_release(void *event)
+{
+  if (event) CUDA_CHECK(cudaEventDestroy((cudaEvent_t)event));
+}
+
 void device_free_pinned(double *p)
 {
   if (p) CUDA_CHECK(cudaFreeHost(p));

@@ -4,7 +4,7 @@
  * compute stream (the halo stream has the higher priority: its blocks are scheduled ahead of
  * the waiting blocks of a long interior kernel); begin and end tie the two streams together
  * with events -- except in an exchange of one rank's periodic copies alone, whose copies
- * run on the compute stream in order with the kernels (local_only).  The wall layers
+ * run on the compute stream in order with the kernels (an exchange without messages).  The wall layers
  * (reflect, zero) run on the compute stream, in order with the kernels.  Message buffers
  * are device memory: MPI moves them where it is CUDA-aware, and page-locked host copies of
  * them otherwise, which the copy engines fill and drain.  Device buffers are shared with the
@@ -123,18 +123,18 @@ static void pack(const efsi_grid *g, double *const *fields, int nf, const int lo
   cuda_launched(to_buffer ? "halo pack" : "halo unpack");
 }
 
-/* Whether the exchange under way is one rank's periodic copies alone (begin's messages = 0,
- * the same for every exchange of a run: they share its process grid): its copies are then
- * queued on the compute stream, in order with the kernels, and neither begin, copy nor end
- * ties the streams by events (each tie a few microseconds of the GPU's time, a dozen a
- * step: on a 72^3 grid a step is half a millisecond). */
-static int local_only;
+/* An exchange without messages (messages = 0: one rank's periodic copies alone, the same
+ * for every exchange of a run, which share its process grid) queues its copies on the
+ * compute stream, in order with the kernels, and neither begin, copy nor end ties the
+ * streams by events (each tie a few microseconds of the GPU's time, a dozen a step: on a
+ * 72^3 grid a step is half a millisecond).  The exchange says which it is at each call. */
 
 /* A local periodic copy; the kernels after it see the layers it fills (as on the CPU, where
  * the copy is done when the call returns). */
 static void copy(const efsi_grid *g, double *const *fields, int nf, const int lo[3],
-                 const int hi[3], ptrdiff_t shift)
+                 const int hi[3], ptrdiff_t shift, int messages)
 {
+  const int local_only = !messages;
   const int ni = hi[0] - lo[0], nj = hi[1] - lo[1], nk = hi[2] - lo[2];
   if (ni <= 0 || nj <= 0 || nk <= 0 || nf <= 0) return;
   copy_kernel<<<layer_grid(ni, nj, nk, nf), LAYER_THREADS, 0,
@@ -182,8 +182,7 @@ static void zero(const efsi_grid *g, double *f, const int lo[3], const int hi[3]
 
 static void begin(int host_messages, int messages)
 {
-  local_only = !messages;
-  if (local_only) return;
+  if (!messages) return;
   /* The last direction's unpack of the previous exchange may still be queued: a new
    * exchange whose first directions are local copies would post its MPI receives into
    * that buffer before any sent() waited for it.  The stream is idle by now as a rule.
@@ -195,9 +194,9 @@ static void begin(int host_messages, int messages)
 
 static void sent(void) { CUDA_CHECK(cudaStreamSynchronize(cuda_halo_stream())); }
 
-static void end(void)
+static void end(int messages)
 {
-  if (!local_only) cuda_compute_after_halo();
+  if (messages) cuda_compute_after_halo();
 }
 
 /* A message's copy to or from its page-locked twin, by a copy engine. */

@@ -183,7 +183,7 @@ static void sums_start(efsi_solver *sv, efsi_state *s)
 static int global_sums(efsi_solver *sv, double sums[SUM_COUNT])
 {
   double *const pairs = sv->pairs;
-  sv->k->sums_wait();   /* this rank's sums, queued by sums_start */
+  sv->k->sums_wait(&sv->scratch);   /* this rank's sums, queued by sums_start */
   if (sv->cs->config->sync_timers) {   /* the waiting for the slowest rank, apart */
     timers_switch(&sv->timers, TIMER_SYNC);
     MPI_Barrier(sv->decomp->comm);

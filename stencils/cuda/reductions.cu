@@ -107,31 +107,29 @@ static int acm_chunks(int columns, int n2, int resident)
   return best;
 }
 
-/* acm_sums' results in flight: the chunks' pairs that acm_blocks_kernel writes to the
- * staging memory, reduced into `to` once the event `ready` has passed (acm_sums_wait_cuda).
- * One at a time: a step queues its one reduction and waits for it before the next. */
-static struct {
-  const double *plane;
-  int chunks;
-  double *to;
-  cudaEvent_t ready;
-} pending;
-
+/* acm_sums' results in flight live in the caller's scratch (base/device.h,
+ * efsi_queued_sums): the chunks' pairs that acm_blocks_kernel writes to the staging memory,
+ * reduced into `to` once the event `ready` has passed (acm_sums_wait_cuda).  One at a time
+ * a scratch: a step queues its one reduction and waits for it before the next. */
 void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const double *p,
                    const double *u, efsi_scratch *scratch, double sums[2 * SUM_COUNT])
 {
-  static int resident;
-  if (!resident) {
+  efsi_queued_sums *pending = &scratch->queued;
+  if (!pending->resident) {
     int per_multiprocessor = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor,
                                                              acm_column_kernel, ACM_GPU_COLUMNS, 0));
-    resident = (per_multiprocessor > 0 ? per_multiprocessor : 1) * cuda_multiprocessors();
-    CUDA_CHECK(cudaEventCreateWithFlags(&pending.ready, cudaEventDisableTiming));
+    pending->resident = (per_multiprocessor > 0 ? per_multiprocessor : 1) * cuda_multiprocessors();
   }
-  if (pending.to)
+  if (!pending->ready) {
+    cudaEvent_t ready;
+    CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
+    pending->ready = (void *)ready;
+  }
+  if (pending->to)
     efsi_abort(EFSI_EXIT_RUNTIME, "acm_sums queued again before its sums were waited for");
   const long columns = ((long)g->n[0] * g->n[1] + ACM_GPU_COLUMNS - 1) / ACM_GPU_COLUMNS;
-  const int chunks = acm_chunks((int)columns, g->n[2], resident);
+  const int chunks = acm_chunks((int)columns, g->n[2], pending->resident);
   double *block_pairs = (double *)scratch_work(
       scratch, (size_t)columns * chunks * 2 * SUM_COUNT * sizeof(double));
   /* the chunks' pairs go straight to the page-locked staging memory, which a GPU with
@@ -147,22 +145,23 @@ void acm_sums_cuda(const efsi_grid *g, int laplacians, const double *div, const 
   acm_blocks_kernel<<<chunks * SUM_COUNT, ACM_GPU_COLUMNS, 0, stream>>>((int)columns, block_pairs,
                                                                        plane);
   cuda_launched("acm_sums (blocks)");
-  CUDA_CHECK(cudaEventRecord(pending.ready, stream));
-  pending.plane = plane;
-  pending.chunks = chunks;
-  pending.to = sums;
+  CUDA_CHECK(cudaEventRecord((cudaEvent_t)pending->ready, stream));
+  pending->plane = plane;
+  pending->chunks = chunks;
+  pending->to = sums;
 }
 
-void acm_sums_wait_cuda(void)
+void acm_sums_wait_cuda(efsi_scratch *scratch)
 {
-  if (!pending.to) return;
-  CUDA_CHECK(cudaEventSynchronize(pending.ready));
+  efsi_queued_sums *pending = &scratch->queued;
+  if (!pending->to) return;
+  CUDA_CHECK(cudaEventSynchronize((cudaEvent_t)pending->ready));
   dd_sum r[SUM_COUNT];
-  reduce_combine((const dd_sum *)pending.plane, pending.chunks, SUM_COUNT, 0u, r);
+  reduce_combine((const dd_sum *)pending->plane, pending->chunks, SUM_COUNT, 0u, r);
   for (int c = 0; c < SUM_COUNT; c++) {
-    pending.to[2 * c] = r[c].hi;
-    pending.to[2 * c + 1] = r[c].lo;
+    pending->to[2 * c] = r[c].hi;
+    pending->to[2 * c + 1] = r[c].lo;
   }
-  pending.to = NULL;
+  pending->to = NULL;
 }
 
