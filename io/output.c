@@ -149,13 +149,10 @@ int output_check(const char *dir, char *err, size_t errlen)
   return 0;
 }
 
-void output_failed(const char *path, const char *fmt, ...)
+/* The line of a failed write on stderr and the failure in run.json of the folder of path. */
+static void say_failed(const char *path, const char *why)
 {
-  char why[2 * EFSI_PATH_LEN], dir[EFSI_PATH_LEN];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, sizeof why, fmt, ap);
-  va_end(ap);
+  char dir[EFSI_PATH_LEN];
   fprintf(stderr, "efsi: error: %s\n", why);
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
@@ -164,6 +161,16 @@ void output_failed(const char *path, const char *fmt, ...)
   history_record_failure(dir, why);
   fflush(stdout);
   fflush(stderr);
+}
+
+void output_failed(const char *path, const char *fmt, ...)
+{
+  char why[2 * EFSI_PATH_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  say_failed(path, why);
   int size = 2, initialised = 0, finalised = 0;
   MPI_Initialized(&initialised);
   MPI_Finalized(&finalised);
@@ -345,10 +352,25 @@ void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes)
   char why[EFSI_PATH_LEN + 128] = "";
   int reason = d->rank == 0 ? room_for(path, bytes, why, sizeof why) : 0;
   MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, d->comm));
-  if (reason && d->rank == 0)
-    output_failed(path, "cannot write %s: %s: %s; the files written before are intact", path,
-                  strerror(reason), why);
-  if (reason) MPI_CHECK(MPI_Barrier(d->comm));   /* rank 0's abort ends every rank */
+  if (!reason) return;
+  int world = 0;
+  MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &world));
+  if (d->size != world) {   /* a part of the ranks: the others are stopped by MPI_Abort */
+    if (d->rank == 0)
+      output_failed(path, "cannot write %s: %s: %s; the files written before are intact",
+                    path, strerror(reason), why);
+    MPI_CHECK(MPI_Barrier(d->comm));
+  }
+  /* every rank knows, before any of them opened the file: the run ends on all of them
+   * together, without MPI_Abort */
+  if (d->rank == 0) {
+    char line[2 * EFSI_PATH_LEN + 256];
+    snprintf(line, sizeof line, "cannot write %s: %s: %s; the files written before are "
+             "intact", path, strerror(reason), why);
+    say_failed(path, line);
+  }
+  MPI_Finalize();
+  _exit(EFSI_EXIT_RUNTIME);
 }
 
 void ncfile_begin(efsi_ncfile *f, const char *path, const efsi_decomp *d, const efsi_grid *g,

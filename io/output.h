@@ -82,8 +82,10 @@ EFSI_NORETURN void ncfile_failed(const efsi_ncfile *f, int rc, const char *call)
 #define NCFILE_CHECK(f, call) do { errno = 0; int nc_rc_ = (call); \
   if (nc_rc_ != NC_NOERR) ncfile_failed((f), nc_rc_, #call); } while (0)
 
-/* Collective: stop every rank (status 1, naming path) when the folder of path has less room
- * than bytes (free space, the file-size limit), before anything of the file is written. */
+/* Collective: stop every rank (status 1, naming path, run.json recorded as failed as by
+ * output_failed) when the folder of path has less room than bytes (free space, the
+ * file-size limit), before anything of the file is written; on a decomposition of all the
+ * ranks they end together through MPI_Finalize, without MPI_Abort's report. */
 void ncfile_need_room(const char *path, const efsi_decomp *d, double bytes);
 
 /* Collective.  Creates path's temporary name and defines the dimensions z, y, x (global
