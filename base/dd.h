@@ -2,9 +2,10 @@
  * 1971, Knuth's TwoSum): each addition keeps the rounding error of the sum in lo, so a sum of
  * N terms is accurate to about N 2^-106 of the sum of their magnitudes, and rounded to one
  * double (hi) it is the correctly rounded sum of the terms -- whatever order they were added
- * in -- unless the terms cancel to within 2^-53 N 2^-53 of that magnitude.  The ACM step's
- * sums use it (stencils/reductions.h), so that the step does not depend on the number of
- * threads, the process grid or the backend (docs/parallel.md, "Reductions"). */
+ * in -- unless the terms cancel to within 2^-53 N 2^-53 of that magnitude.  Every
+ * reduction uses it, through the reduction form (stencils/reduce.h), so that the step does
+ * not depend on the number of threads, the process grid or the backend (docs/parallel.md,
+ * "Reductions"). */
 #ifndef EFSI_DD_H
 #define EFSI_DD_H
 

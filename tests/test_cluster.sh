@@ -123,7 +123,8 @@ else
 fi
 
 # ---- SIGKILL in the middle of a restart write: the previous file is what --restart
-# latest finds; damaged newer files are skipped with a warning
+# latest finds; damaged newer files are later history: refused, then moved aside with
+# --discard-newer (docs/output.md, "One history per folder")
 EFSI_DEBUG=stall_write=restart_00000040.nc start -o "$tmp/killed" --set output.restart_every=20 \
   "$tmp/case.ini"
 wait_for 'stalling in the write' "$tmp/err" || fail "killed: no stalled restart write within 60 s"
@@ -139,13 +140,20 @@ head -c 3000 "$tmp/full/restart_00000040.nc" > "$tmp/killed/restart_00000050.nc"
 echo "not a NetCDF file" > "$tmp/killed/restart_00000045.nc"
 run2 -o "$tmp/killed" --restart latest "$tmp/case.ini"
 status=$?
-if [ $status -eq 0 ] && grep -q "restart: $tmp/killed/restart_00000020.nc" "$tmp/log" &&
-   [ "$(grep -c 'warning: --restart latest: skipping' "$tmp/err")" -eq 3 ] &&
-   same "$tmp/full/restart_00000040.nc" "$tmp/killed/restart_00000040.nc" &&
-   [ "$(rows "$tmp/full/diagnostics.csv")" = "$(rows "$tmp/killed/diagnostics.csv")" ]; then
-  ok "--restart latest skipped 3 damaged files, continued from step 20, ends bitwise"
+if [ $status -eq 2 ] && grep -q "restart_00000020.nc is at step 20, but $tmp/killed holds a later part of its history" "$tmp/err"; then
+  ok "--restart latest with damaged newer files: refused, exit status 2"
 else
   fail "--restart latest after the kill: status $status"; cat "$tmp/log" "$tmp/err"
+fi
+run2 -o "$tmp/killed" --restart latest --discard-newer "$tmp/case.ini"
+status=$?
+if [ $status -eq 0 ] && grep -q "restart: $tmp/killed/restart_00000020.nc" "$tmp/log" &&
+   grep -q "^efsi: --discard-newer: moved .* after step 20" "$tmp/log" &&
+   same "$tmp/full/restart_00000040.nc" "$tmp/killed/restart_00000040.nc" &&
+   [ "$(rows "$tmp/full/diagnostics.csv")" = "$(rows "$tmp/killed/diagnostics.csv")" ]; then
+  ok "--restart latest --discard-newer moved the damaged files aside, continued from step 20, ends bitwise"
+else
+  fail "--restart latest --discard-newer after the kill: status $status"; cat "$tmp/log" "$tmp/err"
 fi
 
 # ---- --restart latest without a restart file: refused, or a fresh start when asked

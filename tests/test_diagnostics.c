@@ -346,7 +346,12 @@ START_TEST(prepare_creates_parents)
   ck_assert_msg(output_prepare(nested, 0, err, sizeof err) == 0, "%s", err);
   ck_assert_int_eq(stat(nested, &st), 0);
   ck_assert(S_ISDIR(st.st_mode));
-  ck_assert_int_eq(entries(nested), 2);     /* nothing but . and .. */
+  /* nothing but . and .. and the folder's claim, run.json (io/run_record.h) */
+  ck_assert_int_eq(entries(nested), 3);
+  char claim[4300];
+  snprintf(claim, sizeof claim, "%s/run.json", nested);
+  ck_assert_int_eq(stat(claim, &st), 0);
+  ck_assert(S_ISREG(st.st_mode));
   remove_tree(dir);
   free(dir);
 }
