@@ -58,6 +58,10 @@ enum {
     0, void,                                                                                 \
     (const efsi_grid *g, double mu, int nmat, double *const b[6], const double *u,           \
      const double *v, const double *w, const double *gphi, double *const s[6]))              \
+  X(stress_contrast_add, KERNEL_FAMILY_STRESS, STRESS_CONTRAST_FLOPS, STRESS_CONTRAST_ARRAYS, \
+    0, void,                                                                                 \
+    (const efsi_grid *g, const double *excess, const double *u, const double *v,             \
+     const double *w, double *const s[6]))                                                   \
   X(momentum_predictor, KERNEL_FAMILY_ADVECTION, MOMENTUM_FLOPS, 24, 0, void,                \
     (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
      double *const s[6], const double *p, const double *u, const double *v, const double *w, \

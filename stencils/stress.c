@@ -2,7 +2,9 @@
  * solid_stress.h), for both backends (stencils/loop.h): the sum G phi over the materials
  * (modulus_sum: one pass on the GPU, a pass a material on the CPU), then one pass that reads
  * the velocity, B and G phi once and writes the six components of the viscous and the solid
- * stress added (stress_total). */
+ * stress added (stress_total); with a viscosity contrast, the excess viscosity's share
+ * added in a pass of its own (stress_contrast_add), so that a case without one runs as
+ * before. */
 #include "base/limits.h"
 #include "stencils/kernel_list.h"
 #include "stencils/loop.h"
@@ -22,20 +24,41 @@ void KERNEL(modulus_sum)(const efsi_grid *g, int nmat, const double *modulus,
   FOR_BOX_SUM(g, lo, hi, p, gphi, m, nmat, gm[m] * pm[m][p]);
 }
 
+/* What both stress kernels take as locals (the loop bodies read only locals): the box
+ * -1..n, the strides and inverse spacings (each also as an array), the six stress arrays. */
+#define STRESS_LOCALS(g, s)                                                                 \
+  int lo[3], hi[3];                                                                         \
+  box_owned(g, 1, lo, hi);                                                                  \
+  const ptrdiff_t sx = (g)->stride[0], sy = (g)->stride[1], sz = (g)->stride[2];            \
+  const double ihx = (g)->inv_h[0], ihy = (g)->inv_h[1], ihz = (g)->inv_h[2];               \
+  const ptrdiff_t st[3] = {sx, sy, sz};                                                     \
+  const double ih[3] = {ihx, ihy, ihz};                                                     \
+  double *restrict sxx = (s)[TXX], *restrict syy = (s)[TYY], *restrict szz = (s)[TZZ];      \
+  double *restrict sxy = (s)[TXY], *restrict sxz = (s)[TXZ], *restrict syz = (s)[TYZ]
+
+void KERNEL(stress_contrast_add)(const efsi_grid *g, const double *restrict excess,
+                                 const double *restrict u, const double *restrict v,
+                                 const double *restrict w, double *const s[6])
+{
+  STRESS_LOCALS(g, s);
+  FOR_BOX(g, lo, hi, p,
+          double vxx, vyy, vzz;
+          stress_diagonal_at(2.0 * excess[p], u, v, w, p, st, ih, &vxx, &vyy, &vzz);
+          sxx[p] += vxx;
+          syy[p] += vyy;
+          szz[p] += vzz;
+          sxy[p] += stress_edge_at(contrast_edge_at(excess, p, sx, sy), u, v, p, sx, sy, ihx, ihy);
+          sxz[p] += stress_edge_at(contrast_edge_at(excess, p, sx, sz), u, w, p, sx, sz, ihx, ihz);
+          syz[p] += stress_edge_at(contrast_edge_at(excess, p, sy, sz), v, w, p, sy, sz, ihy, ihz));
+}
+
 void KERNEL(stress_total)(const efsi_grid *g, double mu, int nmat, double *const b[6],
                           const double *restrict u, const double *restrict v,
                           const double *restrict w, const double *restrict gphi,
                           double *const s[6])
 {
-  int lo[3], hi[3];
-  box_owned(g, 1, lo, hi);
-  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
-  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
-  const ptrdiff_t st[3] = {sx, sy, sz};
-  const double ih[3] = {ihx, ihy, ihz};
+  STRESS_LOCALS(g, s);
   const double mu2 = 2.0 * mu;
-  double *restrict sxx = s[TXX], *restrict syy = s[TYY], *restrict szz = s[TZZ];
-  double *restrict sxy = s[TXY], *restrict sxz = s[TXZ], *restrict syz = s[TYZ];
   if (nmat == 0) {
     FOR_BOX(g, lo, hi, p,
             stress_diagonal_at(mu2, u, v, w, p, st, ih, &sxx[p], &syy[p], &szz[p]);

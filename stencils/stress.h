@@ -76,4 +76,21 @@ EFSI_POINT double stress_divergence_at(const double *restrict sdd, const double 
   (STRESS_VISCOUS_FLOPS + ((nmat) > 0 ? SOLID_STRESS_FLOPS(nmat) - MODULUS_SUM_FLOPS(nmat) : 0.0))
 #define STRESS_TOTAL_ARRAYS(nmat) ((nmat) > 0 ? 16.0 : 9.0)
 
+/* stress_contrast_add (stencils/kernel_list.h): a viscosity contrast's share of the viscous
+ * stress, s += 2 mu_x dev(D), mu_x = sum_m (mu_m - mu) phi_m the excess of the mixture rule
+ * mu + sum_m (mu_m - mu) phi_m over the fluid's (docs/method.md, "The equations"), formed by
+ * modulus_sum with the coefficients mu_m - mu: at the centre mu_x of its cell, on an edge
+ * the mean of mu_x over the four cells sharing it (as the solid stress takes G phi there).
+ * Over indices -1..n, as stress_total; halo needed: u, v, w width 2, mu_x over -2..n.
+ * Operations per owned cell: the viscous 33, 2 mu_x at the centre (1), the edges' three
+ * means (4 each) and the six adds: 52; values streamed: u, v, w and mu_x read, the six stresses read and written
+ * (16). */
+EFSI_POINT double contrast_edge_at(const double *restrict excess, ptrdiff_t p, ptrdiff_t sd,
+                                   ptrdiff_t se)
+{
+  return 0.25 * ((excess[p] + excess[p - sd]) + (excess[p - se] + excess[p - sd - se]));
+}
+#define STRESS_CONTRAST_FLOPS (STRESS_VISCOUS_FLOPS + 1.0 + 12.0 + 6.0)
+#define STRESS_CONTRAST_ARRAYS 16.0
+
 #endif

@@ -957,21 +957,18 @@ class Report:
 def main():
     args = sys.argv[1:]
     if len(args) == 2 and args[0] == "--redraw" and not args[1].startswith("-"):
-        try:
-            print(redraw(args[1]))
-        except AnalysisError as e:
-            sys.stderr.write("fig2_analysis: %s\n" % e)
-            return 2
-        return 0
-    if len(args) != 1 or args[0].startswith("-"):
+        work, folder, failed = redraw, args[1], 2
+    elif len(args) == 1 and not args[0].startswith("-"):
+        work, folder, failed = analyse, args[0], 1
+    else:
         sys.stderr.write("usage: studies/fig2_analysis.py STUDY_DIR | --redraw DIR (fig2.png "
                          "again from DIR/%s)\n" % STATE_FILE)
         return 2
     try:
-        print(analyse(args[0]))
+        print(work(folder))
     except AnalysisError as e:
         sys.stderr.write("fig2_analysis: %s\n" % e)
-        return 1
+        return failed
     return 0
 
 

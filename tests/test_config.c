@@ -232,7 +232,7 @@ static const bad_case bad_cases[] = {
   {MINIMAL "[platelet]\ncount = 3\n", NULL, FILE_NAME ": ", "platelet.modulus: required"},
   /* the materials (src/case/material_models.h) */
   {MINIMAL "[rbc]\nmodel = elastic\n", NULL, FILE_NAME ":7: ",
-   "rbc.model: expected a material model: neo-hookean, got \"elastic\""},
+   "rbc.model: expected a material model: neo-hookean fluid, got \"elastic\""},
   {MINIMAL "[sphere]\ncenter = 0.5 0.5 0.5\nradius = 0.25\n", NULL, FILE_NAME ": ",
    "sphere.modulus: required key is missing (the sphere's shear modulus G, model "
    "neo-hookean)"},

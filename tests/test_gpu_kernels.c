@@ -102,6 +102,12 @@ CALL(stress_total)
   TENSORS;
   k->stress_total(g, 0.9, 2, bb, a[0], a[1], a[2], a[4], ss);
 }
+CALL(stress_contrast_add)
+{
+  FIELDS;
+  TENSORS;
+  k->stress_contrast_add(g, a[4], a[0], a[1], a[2], ss);
+}
 CALL(momentum_predictor)
 {
   FIELDS;

@@ -22,6 +22,14 @@
 
 enum { ROWS = 64, ROW = 512 };
 
+/* A parameter's default as the page says it. */
+static void describe_default(double value, char *out, size_t len)
+{
+  if (isnan(value)) snprintf(out, len, "required when used");
+  else if (value == MATERIAL_FLUID_VISCOSITY) snprintf(out, len, "fluid.viscosity");
+  else snprintf(out, len, "`%g`", value);
+}
+
 /* The rows docs/case-file.md shows of the registry, after the marker `which` ("material
  * models" or "material keys"). */
 static int registry_rows(const char *which, char rows[ROWS][ROW])
@@ -39,7 +47,22 @@ static int registry_rows(const char *which, char rows[ROWS][ROW])
              material_models[m].name);
   efsi_config c;
   config_defaults(&c);
-  for (int f = 0; f < BODY_FAMILY_COUNT; f++) {
+  /* the families, then the voxels, whose parameters are lists (one value a label) */
+  for (int f = 0; f <= BODY_FAMILY_COUNT; f++) {
+    if (f == BODY_FAMILY_COUNT) {
+      snprintf(rows[n++], ROW, "| `voxels.model` | word | `%s` | %s | the model of the voxels' "
+               "materials |", material_models[c.voxels_material.model].name, models);
+      for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
+        const material_parameter *p = &material_parameters[k];
+        char owners[256];
+        material_model_names(p->models, owners, sizeof owners);
+        char fallback[64];
+        describe_default(p->fallback, fallback, sizeof fallback);
+        snprintf(rows[n++], ROW, "| `voxels.%s` | 1 to 7 numbers | %s | > 0; model %s | %s, "
+                 "one for every label or one a label |", p->key, fallback, owners, p->meaning);
+      }
+      break;
+    }
     const body_family *b = &body_families[f];
     snprintf(rows[n++], ROW, "| `%s.model` | word | `%s` | %s | the model of the %s material |",
              b->section, material_models[b->model].name, models, b->material);
@@ -47,10 +70,11 @@ static int registry_rows(const char *which, char rows[ROWS][ROW])
       const material_parameter *p = &material_parameters[k];
       const double value = c.material[f].param[k];
       char fallback[64];
-      if (isnan(value)) snprintf(fallback, sizeof fallback, "required when used");
-      else snprintf(fallback, sizeof fallback, "`%g`", value);
+      describe_default(value, fallback, sizeof fallback);
+      char owners[256];
+      material_model_names(p->models, owners, sizeof owners);
       snprintf(rows[n++], ROW, "| `%s.%s` | number | %s | > 0; model %s | %s |", b->section,
-               p->key, fallback, material_models[p->model].name, p->meaning);
+               p->key, fallback, owners, p->meaning);
     }
   }
   return n;
@@ -79,8 +103,6 @@ static void same_rows(const char *which)
 {
   static char want[ROWS][ROW], have[ROWS][ROW];
   const int n = registry_rows(which, want), m = page_rows(which, have);
-  if (getenv("EFSI_PRINT_DOC_ROWS"))
-    for (int r = 0; r < n; r++) printf("%s\n", want[r]);
   for (int r = 0; r < n; r++)
     ck_assert_msg(r < m && strcmp(want[r], have[r]) == 0,
                   "docs/case-file.md, %s, row %d: expected\n%s\ngot\n%s", which, r + 1, want[r],
@@ -90,6 +112,14 @@ static void same_rows(const char *which)
 
 START_TEST(case_file_rows_are_the_registrys)
 {
+  if (getenv("EFSI_PRINT_DOC_ROWS")) {   /* both tables first, to paste */
+    static char rows[ROWS][ROW];
+    const char *const tables[] = {"material models", "material keys"};
+    for (int t = 0; t < 2; t++) {
+      printf("<!-- %s: made from src/case/material_models.h -->\n", tables[t]);
+      for (int r = 0, n = registry_rows(tables[t], rows); r < n; r++) printf("%s\n", rows[r]);
+    }
+  }
   same_rows("material models");
   same_rows("material keys");
 }

@@ -168,7 +168,7 @@ int init_solid(const efsi_case *cs, const efsi_case_bodies *cb, const efsi_decom
   int bad = 0;
   if (c->voxels_file[0]) {
     const int first = material_index(cs, c->voxels_variable == VOXELS_PHI ? "voxels" : "voxels1");
-    bad = voxels_read(c->voxels_file, c->voxels_variable, c->voxels_moduli, g, s->phi + first,
+    bad = voxels_read(c->voxels_file, c->voxels_variable, voxels_labels(c), g, s->phi + first,
                       err, errlen);
   }
   return agree(d, bad, err, errlen);

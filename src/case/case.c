@@ -28,7 +28,8 @@ void case_resolve(const efsi_config *c, efsi_case *cs)
   cs->thinc = cs->nmat > 0 && c->phi_transport == PHI_THINC;
   cs->state_arrays = state_array_count(&cs->materials);
   cs->exchanged_arrays = state_exchanged_count(&cs->materials);
-  cs->solver_arrays = solver_array_count(cs->nmat);
+  cs->viscosity_contrast = cs->materials.viscosity_contrast;
+  cs->solver_arrays = solver_array_count(cs->nmat, cs->viscosity_contrast);
   cs->average_arrays = outputs_average_arrays(c, &cs->materials);
 }
 

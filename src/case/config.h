@@ -49,6 +49,14 @@ typedef struct {
   int quantize;                  /* significant digits kept, 0 = exact (NetCDF >= 4.9) */
 } efsi_output_keys;
 
+/* The voxels' material: its model and, for each parameter, the values given (one for every
+ * label, or one a label) and how many (0: not given, the parameter's default). */
+typedef struct {
+  int model;                                         /* MATERIAL_MODEL_* */
+  int given[MATERIAL_PARAM_COUNT];
+  double param[MATERIAL_PARAM_COUNT][EFSI_MAX_MATERIALS];
+} efsi_voxel_keys;
+
 /* A body family's material: its model and the model's parameters (material_models.h). */
 typedef struct {
   int model;                             /* MATERIAL_MODEL_* */
@@ -134,8 +142,7 @@ typedef struct {
   double vessel_diameter;
   char voxels_file[EFSI_PATH_LEN];
   int voxels_variable;           /* voxels.variable: phi or label */
-  int voxels_moduli;             /* how many numbers voxels.modulus holds */
-  double voxels_modulus[EFSI_MAX_MATERIALS];
+  efsi_voxel_keys voxels_material;   /* voxels.model and its parameters, a list each */
   /* Each body family's material (src/case/material_models.h): <family>.model and the
    * model's parameters <family>.<parameter>, NaN when required and not given. */
   efsi_material_keys material[BODY_FAMILY_COUNT];

@@ -59,13 +59,45 @@ static void check_materials(parse_state *s)
     const char *name = material_models[model].name;
     for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
       const material_parameter *p = &material_parameters[k];
-      if (p->model != model && config_given(s, section, p->key))
+      char models[256];
+      material_model_names(p->models, models, sizeof models);
+      if (!material_has(model, k) && config_given(s, section, p->key))
         config_fail(s, section, p->key, "not a parameter of %s.model = %s (a parameter of %s)",
-                    section, name, material_models[p->model].name);
-      else if (p->model == model && isnan(c->material[f].param[k]) &&
+                    section, name, models);
+      else if (material_has(model, k) && isnan(c->material[f].param[k]) &&
                body_family_in_case(c, f))
         config_fail(s, section, p->key, "required key is missing (the %s's %s, model %s)",
                     body_families[f].material, p->meaning, name);
+    }
+  }
+}
+
+/* The voxels' material: each parameter given is one of its model's, with one value for
+ * every label or one a label (one for volume fractions), and a parameter without a default
+ * is given. */
+static void check_voxel_material(parse_state *s)
+{
+  const efsi_config *c = config_of(s);
+  const efsi_voxel_keys *v = &c->voxels_material;
+  const char *name = material_models[v->model].name;
+  const int labels = voxels_labels(c);
+  for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
+    const material_parameter *p = &material_parameters[k];
+    char models[256];
+    material_model_names(p->models, models, sizeof models);
+    if (!material_has(v->model, k)) {
+      if (v->given[k])
+        config_fail(s, "voxels", p->key, "not a parameter of voxels.model = %s (a parameter "
+                    "of %s)", name, models);
+    } else if (v->given[k] == 0 && isnan(p->fallback)) {
+      config_fail(s, "voxels", p->key, "required key is missing (the voxels' %s, model %s)",
+                  p->meaning, name);
+    } else if (v->given[k] > 1 && c->voxels_variable == VOXELS_PHI) {
+      config_fail(s, "voxels", p->key, "voxels.variable = phi is one material: give one "
+                  "value, got %d", v->given[k]);
+    } else if (v->given[k] > 1 && v->given[k] != labels) {
+      config_fail(s, "voxels", p->key, "give one value for every label or one a label (%d "
+                  "labels), got %d", labels, v->given[k]);
     }
   }
 }
@@ -106,11 +138,13 @@ static void check_solid(parse_state *s)
                 "vessel.shape is none (set vessel.shape = tube)");
   }
   check_materials(s);
-  if (config_given(s, "voxels", "file") || config_given(s, "voxels", "modulus")) {
-    static const char *const voxel_keys[] = {"file", "modulus"};
-    require(s, "voxels", voxel_keys, 2, "[voxels] is in use");
-    if (c->voxels_variable == VOXELS_PHI && c->voxels_moduli > 1)
-      config_fail(s, "voxels", "modulus", "voxels.variable = phi is one material: give one modulus, got %d", c->voxels_moduli);
+  int voxel_parameters = 0;
+  for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
+    voxel_parameters |= config_given(s, "voxels", material_parameters[k].key);
+  if (config_given(s, "voxels", "file") || voxel_parameters) {
+    static const char *const voxel_keys[] = {"file"};
+    require(s, "voxels", voxel_keys, 1, "[voxels] is in use");
+    check_voxel_material(s);
   }
   /* a body smaller than a cell draws nothing (its cells' volume fractions round away) yet
    * would be tracked: refused, naming the size and the cell */

@@ -167,11 +167,19 @@ const key_spec config_keys[] = {
   {"voxels", "file", KIND_PATH, FIELD(voxels_file), 1, ANY, NULL, "a NetCDF file name"},
   {"voxels", "variable", KIND_WORD, FIELD(voxels_variable), 1, ANY, voxel_words,
    "phi or label"},
-  {"voxels", "modulus", KIND_LIST, FIELD(voxels_modulus), EFSI_MAX_MATERIALS - 1, 0,
-   HUGE_VAL, 1, NULL, "1 to 7 shear moduli > 0 (one per label)"},
+  /* the voxels' material: voxels.model and each parameter a list (one value for every
+   * label, or one a label) */
+  {"voxels", "model", KIND_WORD, FIELD(voxels_material.model), 1, ANY, material_model_words,
+   MATERIAL_MODEL_LIST},
+#define VOXEL_KEY(unused, models, id, key, fallback, meaning) \
+  {"voxels", key, KIND_LIST, FIELD(voxels_material.param[MATERIAL_PARAM_##id]), \
+   EFSI_MAX_MATERIALS - 1, 0, HUGE_VAL, 1, NULL, \
+   "1 to 7 numbers > 0 (" meaning "), one for every label or one a label"},
+  MATERIAL_PARAMETERS(VOXEL_KEY, 0)
+#undef VOXEL_KEY
   /* each body family's material: <family>.model and every model's parameters
    * (src/case/material_models.h; config_check refuses a parameter of another model) */
-#define PARAMETER_KEY(family, section, model, id, key, fallback, meaning) \
+#define PARAMETER_KEY(family, section, models, id, key, fallback, meaning) \
   {section, key, KIND_DOUBLES, FIELD(material[BODY_FAMILY_##family].param[MATERIAL_PARAM_##id]), 1, 0, \
    HUGE_VAL, 1, NULL, "a number > 0 (" meaning ")"},
 #define FAMILY_KEYS(family, section, material_name, default_model, parameter, value) \
@@ -239,6 +247,7 @@ void config_defaults(efsi_config *c)
   c->halo_path = HALO_PATH_AUTO;   /* the fastest path that works, per face: docs/gpu.md */
   c->rbc_diameter = 8;
   for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
+  c->voxels_material.model = MATERIAL_MODEL_NEO_HOOKEAN;
   for (int f = 0; f < BODY_FAMILY_COUNT; f++) {
     efsi_material_keys *m = &c->material[f];
     m->model = body_families[f].model;

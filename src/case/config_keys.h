@@ -17,7 +17,8 @@ typedef enum {
   KIND_BOOL,       /* true/false, yes/no, 1/0 */
   KIND_DT,         /* auto or a number > 0 */
   KIND_PATH,       /* a file name (any characters but white space at the ends) */
-  KIND_LIST,       /* 1..count numbers in range (voxels.modulus) */
+  KIND_LIST,       /* 1..count numbers in range (the voxels' parameters, one a label;
+                      their count in voxels_material.given) */
   KIND_DURATION,   /* seconds > 0, or HH:MM:SS */
   KIND_TEXT,       /* words separated by spaces, checked by config_check (the output
                       keys' field lists); at most CONFIG_TEXT_LEN - 1 characters */

@@ -155,6 +155,14 @@ static int valid_name(const char *v)
 }
 
 /* Convert value for key k into its field; returns 0 when it is not allowed. */
+/* The count of a KIND_LIST key's values: the voxels' parameters are the only lists, each
+ * counted in voxels_material.given at the parameter's index. */
+static int *list_count(efsi_config *c, const key_spec *k)
+{
+  const size_t first = offsetof(efsi_config, voxels_material.param);
+  return &c->voxels_material.given[(k->offset - first) / sizeof c->voxels_material.param[0]];
+}
+
 static int store(efsi_config *c, const key_spec *k, const char *value)
 {
   char copy[1024], *token[MAX_TOKENS + 1];
@@ -179,7 +187,7 @@ static int store(efsi_config *c, const key_spec *k, const char *value)
     for (int m = 0; m < n; m++)
       if (!to_double(token[m], &x[m]) || !in_range(k, x[m])) return 0;
     memcpy(field, x, n * sizeof x[0]);
-    c->voxels_moduli = n;
+    *list_count(c, k) = n;
     return 1;
   }
   case KIND_INTS:
@@ -322,7 +330,7 @@ static void remove_key(parse_state *s, int k)
   const key_spec *spec = &config_keys[k];
   memcpy((char *)s->c + spec->offset, (char *)defaults + spec->offset, field_size(spec));
   if (spec->kind == KIND_DT) s->c->dt_auto = defaults->dt_auto;
-  if (spec->kind == KIND_LIST) s->c->voxels_moduli = defaults->voxels_moduli;
+  if (spec->kind == KIND_LIST) *list_count(s->c, spec) = *list_count(defaults, spec);
   free(defaults);
   s->from[k].line = 0;
   s->from[k].override = NULL;

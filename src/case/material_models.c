@@ -2,6 +2,7 @@
 #include "src/case/material_models.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/limits.h"
 
@@ -9,8 +10,8 @@
 const material_model material_models[MATERIAL_MODEL_COUNT] = {MATERIAL_MODELS(MODEL_ROW)};
 #undef MODEL_ROW
 
-#define PARAMETER_ROW(unused, model, id, key, fallback, meaning) \
-  [MATERIAL_PARAM_##id] = {MATERIAL_MODEL_##model, key, meaning, fallback},
+#define PARAMETER_ROW(unused, models, id, key, fallback, meaning) \
+  [MATERIAL_PARAM_##id] = {models, key, meaning, fallback},
 const material_parameter material_parameters[MATERIAL_PARAM_COUNT] = {
   MATERIAL_PARAMETERS(PARAMETER_ROW, 0)};
 #undef PARAMETER_ROW
@@ -31,6 +32,16 @@ _Static_assert(MATERIAL_FIELD_COUNT <= EFSI_MAX_OWN_FIELDS,
 const char *const material_model_words[MATERIAL_MODEL_COUNT + 1] = {
   MATERIAL_MODELS(MODEL_WORD) NULL};
 #undef MODEL_WORD
+
+void material_model_names(unsigned models, char *out, size_t len)
+{
+  size_t used = 0;
+  out[0] = '\0';
+  for (int m = 0; m < MATERIAL_MODEL_COUNT && used < len; m++)
+    if ((models >> m) & 1u)
+      used += (size_t)snprintf(out + used, len - used, "%s%s", used ? ", " : "",
+                               material_models[m].name);
+}
 
 int material_own_fields(int model)
 {

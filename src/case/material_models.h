@@ -14,6 +14,7 @@
 #define EFSI_MATERIAL_MODELS_H
 
 #include <math.h>
+#include <stddef.h>
 
 /* A test may add models of its own (tests/test_materials.c); efsi's build adds none. */
 #ifndef EFSI_EXTRA_MATERIAL_MODELS
@@ -25,16 +26,26 @@
 /* X(ID, "name", "point formulas", "what it is") */
 #define MATERIAL_MODELS(X)                                                                \
   X(NEO_HOOKEAN, "neo-hookean", "stencils/solid_stress.h",                                \
-    "incompressible neo-Hookean solid in the fluid's viscosity: the stress "              \
-    "2 mu D + G phi dev(B), B advanced by the Oldroyd rate (docs/method.md)")             \
+    "incompressible neo-Hookean solid with a viscosity: the stress "                      \
+    "2 mu_m D + G phi dev(B), B advanced by the Oldroyd rate (docs/method.md)")           \
+  X(FLUID, "fluid", "stencils/stress.h",                                                  \
+    "Newtonian fluid carried with the body, of its own viscosity: the stress 2 mu_m D "   \
+    "(docs/method.md)")                                                                   \
   EFSI_EXTRA_MATERIAL_MODELS(X)
 
-/* The models' parameters, each a number > 0: X(..., MODEL, ID, "key", default, "meaning").
- * A default of NAN makes the key required for a family that uses the model; a family may
- * set its own default (BODY_FAMILIES).  The leading arguments (...) are passed through to
- * X, for tables made per family. */
+/* The models' parameters, each a number > 0: X(..., MODELS, ID, "key", default, "meaning"),
+ * MODELS the models that have it (IN(A) | IN(B)).  A default of NAN makes the key required
+ * for a family that uses such a model; MATERIAL_FLUID_VISCOSITY is the fluid's viscosity
+ * (fluid.viscosity); a family may set its own default (BODY_FAMILIES).  The leading
+ * arguments (...) are passed through to X, for tables made per family.  The viscosity of
+ * a material enters the stress by the mixture rule mu = mu_f + sum_m (mu_m - mu_f) phi_m
+ * (docs/method.md, "The equations"). */
+#define IN(model) (1u << MATERIAL_MODEL_##model)
+#define MATERIAL_FLUID_VISCOSITY (-1.0)
 #define MATERIAL_PARAMETERS(X, ...)                                                       \
-  X(__VA_ARGS__, NEO_HOOKEAN, MODULUS, "modulus", NAN, "shear modulus G")                 \
+  X(__VA_ARGS__, IN(NEO_HOOKEAN), MODULUS, "modulus", NAN, "shear modulus G")             \
+  X(__VA_ARGS__, IN(NEO_HOOKEAN) | IN(FLUID), VISCOSITY, "viscosity",                      \
+    MATERIAL_FLUID_VISCOSITY, "viscosity mu_m")                                           \
   EFSI_EXTRA_MATERIAL_PARAMETERS(X, __VA_ARGS__)
 
 /* The fields a model's material holds besides phi_m (every solid shares the state's B):
@@ -57,7 +68,7 @@
 enum { MATERIAL_MODELS(MATERIAL_MODEL_ENUM) MATERIAL_MODEL_COUNT };
 #undef MATERIAL_MODEL_ENUM
 
-#define MATERIAL_PARAMETER_ENUM(unused, model, id, ...) MATERIAL_PARAM_##id,
+#define MATERIAL_PARAMETER_ENUM(unused, models, id, ...) MATERIAL_PARAM_##id,
 enum { MATERIAL_PARAM_NONE = -1, MATERIAL_PARAMETERS(MATERIAL_PARAMETER_ENUM, 0)
        MATERIAL_PARAM_COUNT };
 #undef MATERIAL_PARAMETER_ENUM
@@ -76,9 +87,9 @@ typedef struct {
 } material_model;
 
 typedef struct {
-  int model;                 /* the model the parameter belongs to */
+  unsigned models;           /* the models that have the parameter: bit m for model m */
   const char *key, *meaning;
-  double fallback;           /* the default; NAN: required */
+  double fallback;           /* the default; NAN: required; MATERIAL_FLUID_VISCOSITY */
 } material_parameter;
 
 typedef struct {
@@ -102,6 +113,15 @@ extern const material_field material_fields[MATERIAL_FIELD_COUNT + 1];
 
 /* The words of <family>.model, NULL-terminated, in model order (the stored index). */
 extern const char *const material_model_words[MATERIAL_MODEL_COUNT + 1];
+
+/* Whether model `model` has parameter k. */
+static inline int material_has(int model, int k)
+{
+  return (material_parameters[k].models >> model) & 1u;
+}
+
+/* The names of the models in the mask `models`, ", " between them, into out. */
+void material_model_names(unsigned models, char *out, size_t len);
 
 /* How many fields a material of model `model` holds besides phi_m. */
 int material_own_fields(int model);

@@ -5,15 +5,23 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Append one material; counts it even when the list is full. */
-static void add(efsi_materials *m, int *wanted, const char *name, const efsi_material_keys *k)
+/* Append one material of a case whose fluid has viscosity mu; counts it even when the list
+ * is full. */
+static void add(efsi_materials *m, int *wanted, const char *name, const efsi_material_keys *k,
+                double mu)
 {
   if (*wanted < EFSI_MAX_MATERIALS) {
-    snprintf(m->name[*wanted], EFSI_MATERIAL_NAME, "%s", name);
-    m->model[*wanted] = k->model;
-    memcpy(m->param[*wanted], k->param, sizeof k->param);
-    m->modulus[*wanted] = material_parameters[MATERIAL_PARAM_MODULUS].model == k->model
-                            ? k->param[MATERIAL_PARAM_MODULUS] : 0.0;
+    const int n = *wanted;
+    snprintf(m->name[n], EFSI_MATERIAL_NAME, "%s", name);
+    m->model[n] = k->model;
+    memcpy(m->param[n], k->param, sizeof k->param);
+    m->modulus[n] = material_has(k->model, MATERIAL_PARAM_MODULUS)
+                      ? k->param[MATERIAL_PARAM_MODULUS] : 0.0;
+    const double given = k->param[MATERIAL_PARAM_VISCOSITY];
+    m->viscosity[n] = material_has(k->model, MATERIAL_PARAM_VISCOSITY) &&
+                      given != MATERIAL_FLUID_VISCOSITY ? given : mu;
+    m->viscosity_excess[n] = m->viscosity[n] - mu;
+    m->viscosity_contrast |= m->viscosity[n] != mu;
   }
   (*wanted)++;
 }
@@ -35,22 +43,33 @@ int materials_of_case(const efsi_config *c, efsi_materials *m)
   memset(m, 0, sizeof *m);
   int wanted = 0;
   for (int f = 0; f < BODY_FAMILY_COUNT; f++)
-    if (body_family_in_case(c, f)) add(m, &wanted, body_families[f].material, &c->material[f]);
-  if (c->voxels_file[0]) {
-    /* the neo-Hookean model, a modulus per label */
-    efsi_material_keys voxel = {.model = MATERIAL_MODEL_NEO_HOOKEAN};
-    for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) voxel.param[k] = NAN;
-    const int labels = c->voxels_variable == VOXELS_PHI ? 1 : c->voxels_moduli;
-    for (int k = 0; k < labels; k++) {
-      char name[EFSI_MATERIAL_NAME];
-      if (c->voxels_variable == VOXELS_PHI) snprintf(name, sizeof name, "voxels");
-      else snprintf(name, sizeof name, "voxels%d", k + 1);
-      voxel.param[MATERIAL_PARAM_MODULUS] = c->voxels_modulus[k];
-      add(m, &wanted, name, &voxel);
-    }
+    if (body_family_in_case(c, f))
+      add(m, &wanted, body_families[f].material, &c->material[f], c->viscosity);
+  /* the voxels: a material a label, each parameter from its list (one value for all, or one
+   * a label) or its default */
+  const efsi_voxel_keys *v = &c->voxels_material;
+  for (int l = 0, labels = voxels_labels(c); l < labels; l++) {
+    efsi_material_keys voxel = {.model = v->model};
+    for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
+      voxel.param[k] = v->given[k] == 0 ? material_parameters[k].fallback
+                                        : v->param[k][v->given[k] == 1 ? 0 : l];
+    char name[EFSI_MATERIAL_NAME];
+    if (c->voxels_variable == VOXELS_PHI) snprintf(name, sizeof name, "voxels");
+    else snprintf(name, sizeof name, "voxels%d", l + 1);
+    add(m, &wanted, name, &voxel, c->viscosity);
   }
   m->count = wanted < EFSI_MAX_MATERIALS ? wanted : EFSI_MAX_MATERIALS;
   return wanted;
+}
+
+int voxels_labels(const efsi_config *c)
+{
+  if (!c->voxels_file[0]) return 0;
+  if (c->voxels_variable == VOXELS_PHI) return 1;
+  int labels = 1;
+  for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
+    if (c->voxels_material.given[k] > labels) labels = c->voxels_material.given[k];
+  return labels;
 }
 
 int materials_index(const efsi_materials *m, const char *name)

@@ -16,6 +16,10 @@ typedef struct {
   int model[EFSI_MAX_MATERIALS];                  /* MATERIAL_MODEL_* */
   double modulus[EFSI_MAX_MATERIALS];             /* shear modulus G_m, in the form the
                                                      kernels take (0 for a model without) */
+  double viscosity[EFSI_MAX_MATERIALS];           /* viscosity mu_m (the fluid's for a
+                                                     model without, or when not given) */
+  double viscosity_excess[EFSI_MAX_MATERIALS];    /* mu_m - mu, the fluid's mu */
+  int viscosity_contrast;                         /* some mu_m differs from the fluid's */
   double param[EFSI_MAX_MATERIALS][MATERIAL_PARAM_COUNT];   /* its model's parameters */
 } efsi_materials;
 
@@ -23,6 +27,10 @@ typedef struct {
  * EFSI_MAX_MATERIALS (then only the first EFSI_MAX_MATERIALS are listed and m->count is
  * that limit; the case-file checks refuse such a case). */
 int materials_of_case(const efsi_config *c, efsi_materials *m);
+
+/* How many materials the voxels file holds: 1 for volume fractions, else the labels (the
+ * longest list of the voxels' parameters), 0 without a voxels file. */
+int voxels_labels(const efsi_config *c);
 
 /* Whether the case c uses body family f (BODY_*): bodies to seed, a body placed, a tube. */
 int body_family_in_case(const efsi_config *c, int f);

@@ -5,7 +5,8 @@
  * state's arrays, and checks the table.
  *
  * The arrays, X(store, arrays): each a field of the block with its halos, allocated once,
- * `arrays` of them for a case with nmat materials.  Besides the kernels' scratch they are
+ * `arrays` of them for a case with nmat materials and, viscous = 1, a viscosity contrast
+ * (a material whose viscosity is not the fluid's).  Besides the kernels' scratch they are
  * all the solver allocates (solver_array_count). */
 #ifndef EFSI_SOLVER_ARRAYS_H
 #define EFSI_SOLVER_ARRAYS_H
@@ -15,7 +16,8 @@
 #define SOLVER_ARRAYS(X)                                                                   \
   X(rates, 3)      /* the momentum's rate arrays */                                       \
   X(work, 6)       /* six arrays the stress, the face fluxes, B^{N+1} and dp take in turn */ \
-  X(next, nmat)    /* one a material */
+  X(next, nmat)    /* one a material */                                                  \
+  X(viscous, viscous)   /* with a viscosity contrast, its excess viscosity */
 
 /* The phases of a step (src/step/solver.c: solver_step), in their order. */
 #define SOLVER_PHASE_LIST(X)                                                               \
@@ -52,7 +54,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *              while B^{N+1} fills work), or without a solid in the first of work
  *   p_next     the ACM's p^{N+1}, which changes places with the state's p
  *   dp         the SMAC pressure increment
- *   div_v      rho div v of the state, for the diagnostics between steps */
+ *   div_v      rho div v of the state, for the diagnostics between steps
+ *   mu_excess  sum_m (mu_m - mu) phi_m^N, while the stress is formed (a viscosity contrast) */
 #define SOLVER_FIELDS(X)                                                                    \
   X(v_star, 3, STORE_rates, 0, LIVE(MOMENTUM) | LIVE(FRACTIONS))                            \
   X(v_n, WITH_SOLID(3), STORE_rates, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                    \
@@ -65,7 +68,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
     LIVE(DIVERGENCE) | LIVE(TENSOR) | LIVE(ACM) | LIVE(SMAC))                               \
   X(p_next, 1, STORE_work, 1, LIVE(ACM))                                                    \
   X(dp, 1, STORE_work, 1, LIVE(SMAC))                                                       \
-  X(div_v, 1, STORE_work, 0, LIVE(BETWEEN))
+  X(div_v, 1, STORE_work, 0, LIVE(BETWEEN))                                                 \
+  X(mu_excess, viscous, STORE_viscous, 0, LIVE(MOMENTUM))
 
 #define SOLVER_STORE_ID(store, arrays) STORE_##store,
 enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };
@@ -74,13 +78,18 @@ enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };
 enum { SOLVER_FIELDS(SOLVER_FIELD_ID) SOLVER_FIELD_COUNT };
 #undef SOLVER_FIELD_ID
 
-/* The arrays the solver allocates for nmat materials (src/case/case.c counts them for
- * efsi --check); at most SOLVER_MAX_ARRAYS, the count at EFSI_MAX_MATERIALS (every
- * store's count grows with nmat). */
+/* The arrays the solver allocates for nmat materials and viscous (0 or 1: a viscosity
+ * contrast) (src/case/case.c counts them for efsi --check); at most SOLVER_MAX_ARRAYS, the
+ * count at EFSI_MAX_MATERIALS with a contrast (every store's count grows with both). */
 #define SOLVER_ADD_ARRAYS(store, arrays) +(arrays)
-static inline int solver_array_count(int nmat) { return 0 SOLVER_ARRAYS(SOLVER_ADD_ARRAYS); }
+static inline int solver_array_count(int nmat, int viscous)
+{
+  return 0 SOLVER_ARRAYS(SOLVER_ADD_ARRAYS);
+}
 #define nmat EFSI_MAX_MATERIALS
+#define viscous 1
 enum { SOLVER_MAX_ARRAYS = 0 SOLVER_ARRAYS(SOLVER_ADD_ARRAYS) };
+#undef viscous
 #undef nmat
 
 #endif

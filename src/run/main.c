@@ -434,7 +434,7 @@ static int run_case(const efsi_cli *cli, int rank, int size, int cores_shared, e
   memset(&bodies, 0, sizeof bodies);
   if (!bad && cfg->voxels_file[0]) {   /* every value, on rank 0 only, before any rank opens it */
     if (rank == 0)
-      bad = voxels_validate(cfg->voxels_file, cfg->voxels_variable, cfg->voxels_moduli,
+      bad = voxels_validate(cfg->voxels_file, cfg->voxels_variable, voxels_labels(cfg),
                             cfg->cells, err, sizeof err);
     MPI_CHECK(MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD));
   }

@@ -34,7 +34,7 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
   sv->k = b->k;
   sv->layers = b->layers;
   char err[256];
-  if (fields_layout(&sv->fields, cs->nmat, err, sizeof err))
+  if (fields_layout(&sv->fields, cs->nmat, cs->viscosity_contrast, err, sizeof err))
     efsi_abort(EFSI_EXIT_RUNTIME, "src/case/solver_arrays.h: %s", err);
   for (int i = 0; i < sv->fields.count; i++) sv->fields.array[i] = backend_field_alloc(b, g);
   sv->scratch = scratch_of(b->gpu);
@@ -136,6 +136,11 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
   if (s->nmat > 0) RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.modulus, phi, gphi);
   RUN(sv, stress_total, g, c->viscosity, s->nmat, b, s->u + sh, s->v + sh, s->w + sh, gphi,
       stress);
+  if (sv->cs->viscosity_contrast) {   /* mu = mu_f + sum_m (mu_m - mu_f) phi_m */
+    double *const excess = FIELD(sv, mu_excess) + sh;
+    RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.viscosity_excess, phi, excess);
+    RUN(sv, stress_contrast_add, g, excess, s->u + sh, s->v + sh, s->w + sh, stress);
+  }
   RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
       -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, v_star[0],
       v_star[1], v_star[2]);

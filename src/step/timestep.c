@@ -56,14 +56,21 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
 {
   const efsi_config *c = cs->config;
   const double h = smallest_spacing(c);
-  const double nu = c->viscosity / c->density;
+  /* the viscous limit by the most viscous material, the advective-diffusive one by the
+   * least (docs/method.md, "The time step") */
+  double mu_max = c->viscosity, mu_min = c->viscosity;
+  for (int m = 0; m < cs->nmat; m++) {
+    mu_max = fmax(mu_max, cs->materials.viscosity[m]);
+    mu_min = fmin(mu_min, cs->materials.viscosity[m]);
+  }
+  const double nu = mu_max / c->density, nu_min = mu_min / c->density;
   const double u = timestep_velocity_scale(c);
   ts->velocity_scale = u;
   ts->limit[LIMIT_VISCOUS] = h * h / (6.0 * nu);
   ts->limit[LIMIT_ADVECTIVE] = u > 0 ? h / u : INFINITY;
   /* divided twice: u * u overflows where u is near the largest double (a limit of 0
    * then, refused below as a dt that underflows) */
-  ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu / u / u : INFINITY;
+  ts->limit[LIMIT_ADVECTIVE_DIFFUSIVE] = u > 0 ? 2.0 * nu_min / u / u : INFINITY;
   /* shear waves in the stiffest material: c_s = sqrt(G_max / rho) */
   double g_max = 0.0;
   for (int m = 0; m < cs->nmat; m++) g_max = fmax(g_max, cs->materials.modulus[m]);
