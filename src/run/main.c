@@ -309,19 +309,62 @@ static int check_output(const efsi_config *c, const efsi_cli *cli, char *err, si
   return output_check(dir, err, errlen);
 }
 
-/* OpenMP threads that wait at a barrier sleep instead of spinning, unless the user chose
- * (OMP_WAIT_POLICY, GOMP_SPINCOUNT, KMP_BLOCKTIME): with libgomp's default a waiting thread
- * spins for a while after each parallel loop, and when another job takes one of a rank's
- * cores its threads spin while the one they wait for cannot run.  bench/busy-cores on two
- * cores of an idle machine: the quick start's step 0.0100 s, 1.52 s with one core taken;
- * with the threads sleeping 0.0131 s and 0.0215 s (docs/building.md, "Threads").  The
- * OpenMP runtime reads the variable when it is loaded, before main: efsi sets it and
- * starts itself again, once, before MPI_Init. */
+/* The share of this process's processors (its affinity mask) that other work leaves idle,
+ * from /proc/stat's idle time of each over `ms` milliseconds: 1 on a quiet machine, about
+ * (n - 1)/n with one of n taken.  -1 where it cannot be read. */
+static double idle_share(int ms)
+{
+#ifdef __linux__
+  cpu_set_t mine;
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) return -1;
+  double idle[2] = {0, 0}, total[2] = {0, 0};
+  for (int sample = 0; sample < 2; sample++) {
+    if (sample) usleep((useconds_t)ms * 1000);
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f) return -1;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+      int cpu;
+      unsigned long long t[8] = {0};
+      if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &t[0], &t[1],
+                 &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]) < 5 || cpu < 0 || cpu >= CPU_SETSIZE
+          || !CPU_ISSET(cpu, &mine))
+        continue;
+      for (int k = 0; k < 8; k++) total[sample] += (double)t[k];
+      idle[sample] += (double)(t[3] + t[4]);   /* idle and iowait */
+    }
+    fclose(f);
+  }
+  const double spent = total[1] - total[0];
+  return spent > 0 ? (idle[1] - idle[0]) / spent : -1;
+#else
+  (void)ms;
+  return -1;
+#endif
+}
+
+/* How OpenMP threads wait at the end of a loop, unless the user chose (OMP_WAIT_POLICY,
+ * GOMP_SPINCOUNT, KMP_BLOCKTIME): with libgomp's default a waiting thread spins for a while
+ * (GOMP_SPINCOUNT=300000), and when another job takes one of a rank's cores its threads spin
+ * while the one they wait for cannot run.  Where this process's processors are idle at the
+ * start, a short spin (GOMP_SPINCOUNT=10000: the speed of the default on a quiet machine);
+ * where other work already takes some, threads that sleep at once (OMP_WAIT_POLICY=
+ * passive).  bench/busy-cores and the figures: docs/building.md, "Threads".  The OpenMP
+ * runtime reads the variables when it is loaded, before main: efsi sets one and starts
+ * itself again, once, before MPI_Init. */
 static void quiet_threads(char **argv)
 {
 #if defined(_OPENMP) && defined(__linux__)
   if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("KMP_BLOCKTIME")) return;
-  if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+  const char *threads = getenv("OMP_NUM_THREADS");
+  cpu_set_t mine;
+  const int processors = sched_getaffinity(0, sizeof mine, &mine) == 0 ? CPU_COUNT(&mine) : 1;
+  if ((threads && strcmp(threads, "1") == 0) || processors < 2) return;   /* no one waits */
+  const double idle = idle_share(30);
+  /* quiet: less than half a processor of this process's taken by other work */
+  const int quiet = idle >= 0 && idle * processors > processors - 0.5;
+  if (quiet ? setenv("GOMP_SPINCOUNT", "10000", 1) : setenv("OMP_WAIT_POLICY", "passive", 1))
+    return;
   execv("/proc/self/exe", argv);
   /* no new image (no /proc): the run goes on with the runtime's default */
 #else
