@@ -729,16 +729,23 @@ def figure_viscosity(study, rows, path):
     hd = np.linspace(0, max(0.5, np.nanmax([r["Hd"] for r in rows] + [0]) * 1.2), 200)
     ax.plot(hd, pries1992_mu_rel(hd, study.D_law), "k-",
             label="Pries et al. 1992, in vitro, D = %.3g µm" % study.D_law)
-    for r in rows:
-        ax.plot(r["Hd"], r["mu_rel"], "o", color="C3")
-        ax.annotate("Ht = %g" % r["ht"], (r["Hd"], r["mu_rel"]), fontsize=7,
-                    xytext=(4, 4), textcoords="offset points")
-    ax.plot([], [], "o", color="C3", label="efsi (Q_plasma / Q_blood)")
-    ax.set_xlabel("discharge hematocrit H_D (1)")
-    ax.set_ylabel("relative apparent viscosity µ_rel (1)")
-    ax.set_title("%s: relative apparent viscosity, D = %g µm" % (study.name, study.D), fontsize=9)
-    ax.legend(fontsize=8)
+    efsi_points(ax, rows, "mu_rel", "o", "C3", 4, "efsi (Q_plasma / Q_blood)",
+                "relative apparent viscosity µ_rel (1)",
+                "%s: relative apparent viscosity, D = %g µm" % (study.name, study.D))
     save(fig, path)
+
+
+def efsi_points(ax, rows, key, marker, colour, dy, label, ylabel, title):
+    """The runs' points of `key` against H_D, each named by its Ht, and the axes' words."""
+    for r in rows:
+        ax.plot(r["Hd"], r[key], marker, color=colour)
+        ax.annotate("Ht = %g" % r["ht"], (r["Hd"], r[key]), fontsize=7,
+                    xytext=(4, dy), textcoords="offset points")
+    ax.plot([], [], marker, color=colour, label=label)
+    ax.set_xlabel("discharge hematocrit H_D (1)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
 
 
 def figure_fahraeus(study, rows, path):
@@ -748,15 +755,9 @@ def figure_fahraeus(study, rows, path):
     ax.plot(hd, pries1990_tube_hematocrit(hd, study.D_law), "k-",
             label="Pries et al. 1990, in vitro, D = %.3g µm" % study.D_law)
     ax.plot(hd, hd, "k:", label="H_T = H_D (no Fåhræus effect)")
-    for r in rows:
-        ax.plot(r["Hd"], r["Ht_mean"], "s", color="C0")
-        ax.annotate("Ht = %g" % r["ht"], (r["Hd"], r["Ht_mean"]), fontsize=7,
-                    xytext=(4, -10), textcoords="offset points")
-    ax.plot([], [], "s", color="C0", label="efsi (time averages)")
-    ax.set_xlabel("discharge hematocrit H_D (1)")
-    ax.set_ylabel("tube hematocrit H_T (1)")
-    ax.set_title("%s: Fåhræus effect, D = %g µm" % (study.name, study.D), fontsize=9)
-    ax.legend(fontsize=8)
+    efsi_points(ax, rows, "Ht_mean", "s", "C0", -10, "efsi (time averages)",
+                "tube hematocrit H_T (1)",
+                "%s: Fåhræus effect, D = %g µm" % (study.name, study.D))
     save(fig, path)
 
 
