@@ -6,4 +6,4 @@ dist_noinst_DATA += runs/quickstart.ini runs/poiseuille.ini runs/poiseuille-flow
   runs/solid-couette.ini runs/solid-layer.cdl runs/solid-layer.nc runs/hematocrit-study.ini \
   runs/hematocrit-gpu.ini runs/hematocrit-gpu-long.ini runs/hematocrit-cpu.ini \
   runs/weak-scaling-4096.ini runs/fig2-study.ini runs/fig2-study-64.ini
-dist_noinst_SCRIPTS += runs/cluster-cpu.sh runs/cluster-gpu.sh
+dist_noinst_SCRIPTS += runs/cluster-cpu.sh runs/cluster-gpu.sh runs/cluster-chain.sh

@@ -18,7 +18,7 @@ SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_s
   tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \
   tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh \
   tests/check-citations.sh tests/check-shell.sh tests/test_render.sh tests/test_render_layout.sh tests/test_readme.sh \
-  tests/test_history.sh tests/test_efsi_output.sh tests/test_output_bytes.sh \
+  tests/test_history.sh tests/test_cluster_chain.sh tests/test_efsi_output.sh tests/test_output_bytes.sh \
   tests/test_weak_scaling_study.sh tests/test_fig2_study.sh \
   tests/test_study_signals.sh tests/test_study_short_of_end.sh tests/test_study_help.sh \
   tests/test_study_profiles.sh tests/test_run_damaged_restart.sh tests/test_folder_claim.sh \
