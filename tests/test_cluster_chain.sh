@@ -75,10 +75,12 @@ for script in cluster-cpu.sh cluster-gpu.sh; do
 
   : > "$tmp/sbatch.log"
   : > "$tmp/efsi.log"
-  (cd "$top" && env PATH="$tmp/bin:$PATH" EFSI="$tmp/bin/efsi" FAKE_STATUS=wait \
+  # exec: the job's pid is the script's own, as the scheduler's signal reaches the script
+  (cd "$top" && exec env PATH="$tmp/bin:$PATH" EFSI="$tmp/bin/efsi" FAKE_STATUS=wait \
      OUT="$tmp/run" bash "runs/$script" > "$tmp/out" 2>&1) &
   job=$!
   for i in $(seq 100); do [ -s "$tmp/efsi.log" ] && break; sleep 0.05; done
+  sleep 0.3   # the script's trap is set just after efsi starts
   kill -USR1 "$job"
   wait "$job"
   status=$?
