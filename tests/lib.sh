@@ -1,15 +1,31 @@
 # Sourced by the script tests that run efsi, as . "$(dirname "$0")/lib.sh": efsi, the program
-# under test; tmp, a directory of the test's own, removed on exit; write_case, dump, same,
-# rows.
+# under test; tmp, a directory of the test's own, removed on exit; fail and ok (failures
+# counts the first), e1, write_case, channel_case, dump, same, rows.
 efsi=${top_builddir:-.}/efsi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# fail WHAT, ok WHAT: a check's line; failures counts the failed ones
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+# e1 ARGS...: efsi on one rank
+e1() { $EFSI_MPIRUN -np 1 "$efsi" "$@"; }
 
 # write_case FILE CELLS LENGTH: the case file FILE, a [grid] of CELLS cells over LENGTH and
 # then the sections on standard input
 write_case() {
   printf '[grid]\ncells = %s\nlength = %s\n' "$2" "$3" > "$1"
   cat >> "$1"
+}
+
+# channel_case FILE CELLS STEPS: a channel between walls in y of CELLS cells over a unit box,
+# driven by a pressure gradient, for STEPS steps; then the keys of [output] on standard input
+channel_case() {
+  { printf '[boundary]\ny = wall\n[drive]\npressure_gradient = 0.1\n[time]\nsteps = %s\n' "$3"
+    printf '[output]\n'
+    cat; } | write_case "$1" "$2" "1 1 1"
 }
 
 # dump FILE: the numbers of a NetCDF file as text with 17 significant digits (equal text,

@@ -57,7 +57,6 @@ steps = 1
 [output]
 diagnostics_every = 1
 EOF
-e1() { $EFSI_MPIRUN -np 1 "$efsi" "$@"; }
 e1 -o "$tmp/tg" "$tmp/tg.ini" > "$tmp/tg.log" 2>&1 || { cat "$tmp/tg.log"; echo "FAIL: the run"; exit 1; }
 e1 -o "$tmp/stop" --set time.wall_limit=0.001 --steps 1000 "$tmp/tg.ini" > "$tmp/stop.log" 2>&1
 stop=$?

@@ -10,16 +10,7 @@
 # the winner's.  A claim left by a start that died is taken over; a live one is not.
 set -u
 . "$(dirname "$0")/lib.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-write_case "$tmp/f.ini" "8 8 8" "1 1 1" <<'EOF'
-[boundary]
-y = wall
-[drive]
-pressure_gradient = 0.1
-[time]
-steps = 5
-[output]
+channel_case "$tmp/f.ini" "8 8 8" 5 <<'EOF'
 diagnostics_every = 1
 fields_every = 5
 EOF

@@ -21,18 +21,7 @@
 #     fits (but not with 256 KiB more per file) lets the run write it.
 set -u
 . "$(dirname "$0")/lib.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
-e1() { $EFSI_MPIRUN -np 1 "$efsi" "$@"; }
-write_case "$tmp/f.ini" "8 8 8" "1 1 1" <<'EOF'
-[boundary]
-y = wall
-[drive]
-pressure_gradient = 0.1
-[time]
-steps = 100
-[output]
+channel_case "$tmp/f.ini" "8 8 8" 100 <<'EOF'
 diagnostics_every = 10
 fields_every = 50
 EOF

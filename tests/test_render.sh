@@ -12,8 +12,6 @@ set -u
 render="/usr/bin/python3 ${top_srcdir:-$(dirname "$0")/..}/tools/efsi-render"
 /usr/bin/python3 -c 'import matplotlib, skimage, scipy, netCDF4' 2>/dev/null \
   || { echo "python3 matplotlib, skimage, scipy or netCDF4 absent: skipped"; exit 77; }
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 sphere() {   # sphere NAME X: a sphere of radius 1 at (X, 2, 2) in an 8 x 4 x 4 channel
   write_case "$tmp/$1.ini" "32 16 16" "8 4 4" <<EOF

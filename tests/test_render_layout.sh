@@ -19,8 +19,6 @@ set -u
 . "$(dirname "$0")/lib.sh"
 srcdir=${top_srcdir:-$(dirname "$0")/..}
 render="/usr/bin/python3 $srcdir/tools/efsi-render"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # a Python without numpy: a numpy that cannot be imported ahead of the installed one
 mkdir -p "$tmp/no-numpy/numpy"

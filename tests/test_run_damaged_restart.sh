@@ -10,19 +10,8 @@
 #     0..250 once, every file carries one run identity.
 set -u
 . "$(dirname "$0")/lib.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
-e1() { $EFSI_MPIRUN -np 1 "$efsi" "$@"; }
 # 20000 bytes must cut the restart file: 24^3 cells of 5 arrays, about 0.5 MiB
-write_case "$tmp/f.ini" "24 24 24" "1 1 1" <<'EOF'
-[boundary]
-y = wall
-[drive]
-pressure_gradient = 0.1
-[time]
-steps = 200
-[output]
+channel_case "$tmp/f.ini" "24 24 24" 200 <<'EOF'
 diagnostics_every = 50
 fields_every = 100
 restart_every = 100

@@ -11,18 +11,8 @@
 #     searched for a packing for 30 s), naming the key and the fill.
 set -u
 . "$(dirname "$0")/lib.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
 top=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-write_case "$tmp/f.ini" "8 8 8" "1 1 1" <<'EOF'
-[boundary]
-y = wall
-[drive]
-pressure_gradient = 0.1
-[time]
-steps = 200
-[output]
+channel_case "$tmp/f.ini" "8 8 8" 200 <<'EOF'
 diagnostics_every = 10
 fields_every = 20
 EOF

@@ -9,8 +9,6 @@
 #     about what 10^4 do on 64 (boxes of 32 and 34 um).
 set -u
 . "$(dirname "$0")/lib.sh"
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # randomly oriented 8 um RBCs at 40 % of a periodic cube: NAME CELLS SIDE (um)
 cube() {
