@@ -50,6 +50,13 @@ int material_own_fields(int model)
   return n;
 }
 
+int models_own_fields(const int *model, int n)
+{
+  int fields = 0;
+  for (int k = 0; k < n; k++) fields += material_own_fields(model[k]);
+  return fields;
+}
+
 int material_own_field(int model, int k)
 {
   for (int f = 0; f < MATERIAL_FIELD_COUNT; f++)

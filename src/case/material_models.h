@@ -126,6 +126,9 @@ void material_model_names(unsigned models, char *out, size_t len);
 /* How many fields a material of model `model` holds besides phi_m. */
 int material_own_fields(int model);
 
+/* The same summed over n materials of the models model[0..n). */
+int models_own_fields(const int *model, int n);
+
 /* Index into material_fields of the k-th own field of model `model`. */
 int material_own_field(int model, int k);
 

@@ -79,9 +79,4 @@ int materials_index(const efsi_materials *m, const char *name)
   return -1;
 }
 
-int materials_own_fields(const efsi_materials *m)
-{
-  int n = 0;
-  for (int k = 0; k < m->count; k++) n += material_own_fields(m->model[k]);
-  return n;
-}
+int materials_own_fields(const efsi_materials *m) { return models_own_fields(m->model, m->count); }

@@ -23,12 +23,7 @@ static int own_field(const efsi_state *s, int k, int *material)
   return -1;
 }
 
-static int own_count(const efsi_state *s)
-{
-  int n = 0;
-  for (int m = 0; m < s->nmat; m++) n += material_own_fields(s->model[m]);
-  return n;
-}
+static int own_count(const efsi_state *s) { return models_own_fields(s->model, s->nmat); }
 
 static int alloc_with(efsi_state *s, const efsi_grid *g, int nmat, const char *const *names,
                       const int *models)
@@ -211,7 +206,7 @@ int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS])
 
 int state_held_arrays(const efsi_state *s)
 {
-  return 4 + (s->nmat > 0 ? s->nmat + 6 : 0) + own_count(s);
+  return state_count(s->nmat, own_count(s));
 }
 
 int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS])

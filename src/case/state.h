@@ -42,9 +42,11 @@ typedef struct {
 enum { STATE_MAX_ARRAYS = 4 + EFSI_MAX_MATERIALS + 6 + STATE_MAX_OWN };
 int state_arrays(efsi_state *s, double **list[STATE_MAX_ARRAYS]);
 int state_exchanged(efsi_state *s, double *fields[STATE_MAX_ARRAYS]);
+/* u, v, w, p; with nmat > 0 materials every phi_m and B's six; the models' own fields */
+static inline int state_count(int nmat, int own) { return 4 + (nmat > 0 ? nmat + 6 : 0) + own; }
 static inline int state_array_count(const efsi_materials *m)
 {
-  return 4 + (m->count > 0 ? m->count + 6 : 0) + materials_own_fields(m);
+  return state_count(m->count, materials_own_fields(m));
 }
 static inline int state_exchanged_count(const efsi_materials *m)
 {
