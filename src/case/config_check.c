@@ -38,10 +38,9 @@ static int section_used(const parse_state *s, const char *section)
   return 0;
 }
 
-/* Whether any parameter of family f's material is given. */
-static int material_given(const parse_state *s, int f)
+/* Whether any material parameter of the section is given. */
+static int parameters_given(const parse_state *s, const char *section)
 {
-  const char *section = body_families[f].section;
   int given = 0;
   for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
     given |= config_given(s, section, material_parameters[k].key);
@@ -133,15 +132,12 @@ static void check_solid(parse_state *s)
     if (config_given(s, "vessel", "diameter") && c->vessel_diameter >= room)
       config_fail(s, "vessel", "diameter", "%g leaves no wall inside the %g x %g cross-section (must be < %g)",
            c->vessel_diameter, c->length[1], c->length[2], room);
-  } else if (config_given(s, "vessel", "diameter") || material_given(s, BODY_FAMILY_WALL)) {
+  } else if (config_given(s, "vessel", "diameter") || parameters_given(s, "vessel")) {
     config_fail(s, "vessel", "shape", "vessel.diameter or the wall's material given, but "
                 "vessel.shape is none (set vessel.shape = tube)");
   }
   check_materials(s);
-  int voxel_parameters = 0;
-  for (int k = 0; k < MATERIAL_PARAM_COUNT; k++)
-    voxel_parameters |= config_given(s, "voxels", material_parameters[k].key);
-  if (config_given(s, "voxels", "file") || voxel_parameters) {
+  if (config_given(s, "voxels", "file") || parameters_given(s, "voxels")) {
     static const char *const voxel_keys[] = {"file"};
     require(s, "voxels", voxel_keys, 1, "[voxels] is in use");
     check_voxel_material(s);
