@@ -3,8 +3,8 @@
  * (stencils/loop.h, FOR_ROWS; stencils/cuda/loops.cu compiles this file):
  *   next = f (B + dt (-v.grad B + L.B + B.L^T)) + (1 - f) I,  f = treatment_weight,
  * at every owned cell.  The stages -- the advecting velocity of the cell centre, the WENO5
- * rate of each of B's six components, the clipped total solid fraction (a sum over a case's
- * materials), the strain rate with its square root, then the update -- are each a loop along
+ * rate of each of B's six components, the clipped fraction that holds B (a sum over a
+ * case's elastic solids and its membranes' bands), the strain rate with its square root, then the update -- are each a loop along
  * the row on the CPU, through row buffers that never leave the cache, so that the long loops
  * vectorise; a GPU thread runs them one after the other at its point.  L is formed from the
  * face velocities inside the point loops: no gradient arrays exist. */
@@ -40,8 +40,9 @@ EFSI_POINT double b_component_rate(const weno5_stencil_t *st, const double *rest
   POINTS(p, const advecting_t a = {ROW(ax), ROW(ay), ROW(az)};    \
             ROW(rate[c]) = b_component_rate(&st, bl[c], a, p, c))
 
-void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double dt,
-                       double kappa, const double *restrict u, const double *restrict v,
+void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], int nlevel,
+                       double *const level[], double dt, double kappa,
+                       const double *restrict u, const double *restrict v,
                        const double *restrict w, double *const b[6], double *const next[6])
 {
   int lo[3], hi[3];
@@ -51,6 +52,8 @@ void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double
   double *const nl[6] = {next[0], next[1], next[2], next[3], next[4], next[5]};
   double *pm[EFSI_MAX_MATERIALS] = {NULL};
   for (int m = 0; m < nmat; m++) pm[m] = phi[m];
+  double *lv[EFSI_MAX_MATERIALS] = {NULL};
+  for (int m = 0; m < nlevel; m++) lv[m] = level[m];
   const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
@@ -68,8 +71,10 @@ void KERNEL(b_advance)(const efsi_grid *g, int nmat, double *const phi[], double
               ROW(az) = a.z;
               ROW(phi_row) = 0.0);
     B_RATE(TXX); B_RATE(TYY); B_RATE(TZZ); B_RATE(TXY); B_RATE(TXZ); B_RATE(TYZ);
-    /* the total solid fraction, the materials added in their order to 0, clipped */
+    /* the fraction that holds B, clipped: the elastic solids' volume fractions added in
+     * their order to 0, then each membrane's band (membrane.h, membrane_hold) */
     for (int m = 0; m < nmat; m++) POINTS(p, ROW(phi_row) += pm[m][p]);
+    for (int m = 0; m < nlevel; m++) POINTS(p, ROW(phi_row) += membrane_hold(lv[m][p]));
     POINTS(p, ROW(phi_row) = clip_unit(ROW(phi_row)));
     POINTS(p, const velocity_gradient_t L = velocity_gradient_at(u, v, w, p, s3, ih);
               ROW(gdot) = strain_rate_squared(&L));

@@ -43,6 +43,35 @@ static double cut_fraction(const efsi_body *b, const double pb[3], const double 
   return (double)count / ((double)n * n * n);
 }
 
+/* The owned cells within `reach` of the body's centre along each axis, first..last
+ * inclusive; nonzero when there are none. */
+static int owned_cells_near(const efsi_grid *g, const efsi_body *body, double reach,
+                            int first[3], int last[3])
+{
+  int empty = 0;
+  for (int d = 0; d < 3; d++) {
+    const double lo = (body->center[d] - reach) * g->inv_h[d] - g->offset[d];
+    const double hi = (body->center[d] + reach) * g->inv_h[d] - g->offset[d];
+    first[d] = lo < 0 ? 0 : (int)fmin(floor(lo), g->n[d]);
+    last[d] = hi >= g->n[d] ? g->n[d] - 1 : (int)fmax(floor(hi), -1);
+    empty |= first[d] > last[d];
+  }
+  return empty;
+}
+
+/* The centre of cell (i, j, k) in the body's frame, into pb; its distance from the body's
+ * centre returned. */
+static double cell_in_body_frame(const efsi_grid *g, const efsi_body *body, int i, int j, int k,
+                                 double pb[3])
+{
+  const int at[3] = {i, j, k};
+  double p[3];
+  for (int d = 0; d < 3; d++) p[d] = (g->offset[d] + at[d] + 0.5) * g->h[d] - body->center[d];
+  for (int e = 0; e < 3; e++)
+    pb[e] = body->frame[e][0] * p[0] + body->frame[e][1] * p[1] + body->frame[e][2] * p[2];
+  return sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+}
+
 static int by_id(const void *pa, const void *pb)
 {
   const efsi_body *a = *(const efsi_body *const *)pa, *b = *(const efsi_body *const *)pb;
@@ -66,15 +95,8 @@ int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
   for (long m = 0; m < n; m++) {
     const efsi_body *body = order[m];
     const double r = shape_bounding_radius(body->kind, body->size);
-    int first[3], last[3], empty = 0;
-    for (int d = 0; d < 3; d++) {
-      const double lo = (body->center[d] - r - reach) * g->inv_h[d] - g->offset[d];
-      const double hi = (body->center[d] + r + reach) * g->inv_h[d] - g->offset[d];
-      first[d] = lo < 0 ? 0 : (int)fmin(floor(lo), g->n[d]);
-      last[d] = hi >= g->n[d] ? g->n[d] - 1 : (int)fmax(floor(hi), -1);
-      empty |= first[d] > last[d];
-    }
-    if (empty) continue;
+    int first[3], last[3];
+    if (owned_cells_near(g, body, r + reach, first, last)) continue;
     double edge[3][3];                 /* edge[d] = frame . (h_d e_d) */
     for (int d = 0; d < 3; d++)
       for (int e = 0; e < 3; e++) edge[d][e] = body->frame[e][d] * g->h[d];
@@ -83,13 +105,8 @@ int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
     for (int k = first[2]; k <= last[2]; k++)
       for (int j = first[1]; j <= last[1]; j++)
         for (int i = first[0]; i <= last[0]; i++) {
-          const int at[3] = {i, j, k};
-          double p[3], pb[3];
-          for (int d = 0; d < 3; d++)
-            p[d] = (g->offset[d] + at[d] + 0.5) * g->h[d] - body->center[d];
-          if (sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) > r + reach + half_diagonal) continue;
-          for (int e = 0; e < 3; e++)
-            pb[e] = body->frame[e][0] * p[0] + body->frame[e][1] * p[1] + body->frame[e][2] * p[2];
+          double pb[3];
+          if (cell_in_body_frame(g, body, i, j, k, pb) > r + reach + half_diagonal) continue;
           const double value = interface_width > 0
               ? 0.5 * (1 - tanh(shape_distance(body->kind, body->size, pb) / eps))
               : cut_fraction(body, pb, edge, half_diagonal);
@@ -101,6 +118,29 @@ int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
   }
   free(order);
   return 0;
+}
+
+void bodies_level(const efsi_grid *g, const efsi_body *b, long n, int material, double cap,
+                  double *level)
+{
+  const double h = min_spacing(g), reach = cap * h;
+  for (long m = 0; m < n; m++) {
+    const efsi_body *body = &b[m];
+    if (body->material != material) continue;
+    const double r = shape_bounding_radius(body->kind, body->size);
+    int first[3], last[3];
+    if (owned_cells_near(g, body, r + reach, first, last)) continue;
+#pragma omp parallel for
+    for (int k = first[2]; k <= last[2]; k++)
+      for (int j = first[1]; j <= last[1]; j++)
+        for (int i = first[0]; i <= last[0]; i++) {
+          double pb[3];
+          cell_in_body_frame(g, body, i, j, k, pb);
+          const double d = fmax(-cap, fmin(cap, shape_distance(body->kind, body->size, pb) / h));
+          const ptrdiff_t idx = grid_index(g, i, j, k);
+          level[idx] = fmin(level[idx], d);
+        }
+  }
 }
 
 /* The RBC's faces z = +-H(r), H = (R/2) u(s), u = sqrt(1 - s) P(s), s = r^2/R^2: the

@@ -31,6 +31,14 @@ double bodies_reach(const efsi_grid *g, double interface_width);
 int bodies_volume_fraction(const efsi_grid *g, const efsi_body *b, long n,
                            double interface_width, double *const phi[]);
 
+/* A membrane's level (docs/membrane.md) on every owned cell: the signed distance to the
+ * nearest body of material `material` (shape_distance, negative inside), in cells of the
+ * smallest spacing, clipped to [-cap, cap]; cells farther than cap from every such body keep
+ * level's value, which should be cap.  Query bodies_near with the owned box widened by
+ * cap cells.  Halos are not touched. */
+void bodies_level(const efsi_grid *g, const efsi_body *b, long n, int material, double cap,
+                  double *level);
+
 /* The least distance between two bodies, one of this kind and size, on cells of h, for which
  * their sharp volume fractions (interface_width = 0) never sum to more than 1 in a cell
  * (docs/bodies.md, "Initial volume fractions"): cut cells are sampled at the same points for

@@ -27,6 +27,7 @@
 #include "base/device.h"
 #include "base/grid.h"
 #include "base/tracer.h"
+#include "stencils/membrane.h"
 #include "stencils/momentum.h"
 #include "stencils/oldroyd.h"
 #include "stencils/operators.h"
@@ -62,20 +63,30 @@ enum {
     0, void,                                                                                 \
     (const efsi_grid *g, const double *excess, const double *u, const double *v,             \
      const double *w, double *const s[6]))                                                   \
+  X(membrane_stress_add, KERNEL_FAMILY_STRESS, MEMBRANE_STRESS_FLOPS(1), 20, 0, void,        \
+    (const efsi_grid *g, int nmem, double *const level[], const double *shear_modulus,     \
+     const double *dilatation, double *const b[6], double *const s[6]))                     \
   X(momentum_predictor, KERNEL_FAMILY_ADVECTION, MOMENTUM_FLOPS, 24, 0, void,                \
     (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
      double *const s[6], const double *p, const double *u, const double *v, const double *w, \
      double *fu, double *fv, double *fw))                                                    \
   /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                 \
-   * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) */             \
+   * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) and the        \
+   * membranes' levels (membrane.h; membrane.c, both backends) */             \
   X(phi_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS + AXPY_FLOPS, 5, 0,    \
     void,                                                                                    \
     (const efsi_grid *g, const double *f, const double *u, const double *v, const double *w, \
      double thinc_beta, double dt, double *next, double *const work[4]))                     \
   X(b_advance, KERNEL_FAMILY_OLDROYD, B_ADVANCE_FLOPS(nmat), 15 + nmat, 0, void,             \
-    (const efsi_grid *g, int nmat, double *const phi[], double dt, double kappa,             \
+    (const efsi_grid *g, int nmat, double *const phi[], int nlevel, double *const level[],   \
+     double dt, double kappa,                                                                \
      const double *u, const double *v, const double *w, double *const b[6],                  \
      double *const next[6]))                                                                 \
+  X(membrane_reset, KERNEL_FAMILY_OLDROYD, MEMBRANE_RESET_FLOPS, 13, 0, void,                 \
+    (const efsi_grid *g, int nmem, double *const level[], double *const b[6]))              \
+  X(level_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_FLOPS + AXPY_FLOPS, 5, 0, void,       \
+    (const efsi_grid *g, const double *psi, const double *u, const double *v,                \
+     const double *w, double dt, double *next))                                              \
   /* the projection (operators.h, projection.h) */                                          \
   X(divergence, KERNEL_FAMILY_PROJECTION, DIVERGENCE_FLOPS, 4, 0, void,                      \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \

@@ -8,7 +8,7 @@ libefsi_a_SOURCES += stencils/location.h stencils/loop.h stencils/kernel_list.h 
   stencils/reductions.c stencils/reductions.h stencils/reduce.c stencils/reduce.h \
   stencils/acm_sums.c stencils/interpolate.c stencils/interpolate.h \
   stencils/initial.c stencils/initial.h stencils/oldroyd.c stencils/oldroyd.h \
-  stencils/b_advance.c \
+  stencils/b_advance.c stencils/membrane.c stencils/membrane.h \
   stencils/solid_stress.h stencils/reference.c stencils/reference.h stencils/shapes.c \
   stencils/shapes.h stencils/draw.c stencils/draw.h stencils/averages.c
 # The GPU's half: the shared point loops and reductions compiled by nvcc (loops.cu includes

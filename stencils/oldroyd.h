@@ -126,8 +126,10 @@ void oldroyd_update(const efsi_grid *g, int nmat, double *const phi[], double dt
 /* b_advance (stencils/kernel_list.h): the transport of B in one pass over the cells,
  *   next = f (B + dt (-v.grad B + L.B + B.L^T)) + (1 - f) I,  f of solid_fluid_treatment,
  * B^N in b, B^{N+1} into next (other arrays: B's neighbours are read), phi the new volume
- * fractions: the WENO5 advection of the six components (advection_with, the advecting
- * velocity of the cell centre formed once for the six), then oldroyd_update's arithmetic,
+ * fractions of the elastic solids and level the membranes' levels, whose bands hold B too
+ * (membrane.h, membrane_hold; docs/membrane.md, "B in the band"): the WENO5 advection of
+ * the six components (advection_with, the advecting velocity of the cell centre formed
+ * once for the six), then oldroyd_update's arithmetic,
  * so the bits are those of six advection_weno5 and oldroyd_update.  Halo needed: B width 3,
  * u, v, w width 1.  Values streamed per owned cell: u, v, w, the six B and the nmat phi
  * read, the six of next written: 15 + nmat (the separate kernels streamed 52 + nmat). */

@@ -12,7 +12,7 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_r
   tests/test_tracers_mpi tests/test_body_shapes_mpi tests/test_invariance_mpi tests/test_smac_mpi tests/test_solid_mpi \
   tests/test_packing_mpi tests/test_lumen_mpi tests/test_memory_mpi tests/test_solver_fields \
   tests/test_gpu_kernels tests/test_progress tests/test_fuzz_config tests/test_fuzz_restart tests/test_fuzz_voxels \
-  tests/test_materials tests/test_material_dummy
+  tests/test_materials tests/test_material_dummy tests/test_membrane
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \
   tests/test_blowup.sh tests/test_netcdf_python.sh tests/test_roscoe.sh \
   tests/test_sphere_shear_tool.sh tests/test_hematocrit_study.sh \

@@ -21,7 +21,7 @@
 
 #ifdef EFSI_CUDA
 
-enum { NF = 24 };                 /* random fields of the test */
+enum { NF = 25 };                 /* random fields of the test */
 static const int cells[3] = {13, 10, 9};
 static const double length[3] = {1.3, 1.0, 0.9};
 
@@ -51,7 +51,8 @@ static void bench_open(bench *b, unsigned seed)
       const double x = uniform(&state);
       b->host[f][n] = f >= 10 && f < 13 ? 1.0 + 0.2 * (x - 0.5)
                     : f >= 13 && f < 16 ? 0.1 * (x - 0.5)
-                    : f >= 16 && f < 18 ? 1.1 * x - 0.05 : 2.0 * x - 1.0;
+                    : f >= 16 && f < 18 ? 1.1 * x - 0.05
+                 : f == 24 ? 12.0 * x - 6.0 : 2.0 * x - 1.0;
     }
     device_upload(b->dev[f], b->host[f], b->g.size);
   }
@@ -76,7 +77,8 @@ static long differing(const bench *b, int f)
   return n;
 }
 
-/* Fields 0-2 velocity, 3 p, 4 f, 5-9 outputs, 10-15 B, 16-17 phi, 18-23 stress or rate. */
+/* Fields 0-2 velocity, 3 p, 4 f, 5-9 outputs, 10-15 B, 16-17 phi, 18-23 stress or rate, 24 a
+ * membrane's level (cells: its band, its hold and beyond). */
 #define ARGS(side) (side ? b->dev : b->host)
 
 /* One call of a kernel on the bench's fields by one backend's table (gpu: its fields on the
@@ -108,6 +110,15 @@ CALL(stress_contrast_add)
   TENSORS;
   k->stress_contrast_add(g, a[4], a[0], a[1], a[2], ss);
 }
+/* a membrane whose band (|psi| < 2 cells) covers the block: p's values as its level */
+CALL(membrane_stress_add)
+{
+  FIELDS;
+  TENSORS;
+  double *const level[1] = {a[3]};
+  const double gs[1] = {5e-3}, dilatation[1] = {10.0};
+  k->membrane_stress_add(g, 1, level, gs, dilatation, bb, ss);
+}
 CALL(momentum_predictor)
 {
   FIELDS;
@@ -134,8 +145,17 @@ CALL(b_advance)
 {
   FIELDS;
   TENSORS;
-  k->b_advance(g, 2, phi, 0.01, 1.0, a[0], a[1], a[2], bb, ss);
+  double *const level[1] = {a[24]};
+  k->b_advance(g, 2, phi, 1, level, 0.01, 1.0, a[0], a[1], a[2], bb, ss);
 }
+CALL(membrane_reset)
+{
+  FIELDS;
+  TENSORS;
+  double *const level[1] = {a[24]};
+  k->membrane_reset(g, 1, level, bb);
+}
+CALL(level_advance) { FIELDS; k->level_advance(g, a[24], a[0], a[1], a[2], 0.01, a[9]); }
 CALL(divergence) { FIELDS; k->divergence(g, 1.1, a[5], a[6], a[7], a[8]); }
 CALL(gradient_add) { FIELDS; k->gradient_add(g, -0.01, a[3], a[5], a[6], a[7]); }
 CALL(velocity_shift) { FIELDS; k->velocity_shift(g, 0, 0.02, a[5]); }

@@ -90,7 +90,7 @@ static double allocated_with(const char *method, const char *more, efsi_memory *
   double **arrays[STATE_MAX_ARRAYS];
   ck_assert_int_eq(state_arrays(&s, arrays), cs.state_arrays);
   ck_assert_int_eq(cs.nmat, 2);
-  ck_assert_int_eq(cs.solver_arrays, solver_array_count(2, 0));
+  ck_assert_int_eq(cs.solver_arrays, solver_array_count(2, 0, 0));
   ck_assert_int_eq(sv.fields.count, cs.solver_arrays);   /* the solver's table, allocated */
   for (int i = 0; i < sv.fields.count; i++) ck_assert_ptr_nonnull(sv.fields.array[i]);
   if (test_rank0())

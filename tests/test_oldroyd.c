@@ -325,7 +325,7 @@ START_TEST(b_advance_is_advection_then_update)
   for (int c = 0; c < 6; c++)
     advection_weno5(g, LOC_CENTRE, ref.b[c], ref.vel[0], ref.vel[1], ref.vel[2], ref.out[c]);
   oldroyd_update(g, 2, phi, dt, kappa, ref.vel[0], ref.vel[1], ref.vel[2], ref.out, ref.b);
-  b_advance(g, 2, phi, dt, kappa, fused.vel[0], fused.vel[1], fused.vel[2], fused.b, fused.out);
+  b_advance(g, 2, phi, 0, NULL, dt, kappa, fused.vel[0], fused.vel[1], fused.vel[2], fused.b, fused.out);
   long differing = 0, touched = 0;
   FOR_ALL(g, i, j, k)
     for (int c = 0; c < 6; c++) {

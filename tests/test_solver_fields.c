@@ -21,7 +21,7 @@ static double stand_in[SOLVER_MAX_ARRAYS];
 static void lay_out(holder *h, int nmat)
 {
   char err[256];
-  ck_assert_msg(fields_layout(&h->fields, nmat, 0, err, sizeof err) == 0, "%s", err);
+  ck_assert_msg(fields_layout(&h->fields, nmat, 0, 0, err, sizeof err) == 0, "%s", err);
   for (int i = 0; i < h->fields.count; i++) h->fields.array[i] = &stand_in[i];
 }
 
@@ -76,21 +76,25 @@ START_TEST(table_is_consistent_for_every_material_count)
 {
   /* the budget: v*'s three, the six the stress, the fluxes, B^{N+1} and dp take in turn,
    * one a material; efsi --check's bytes per cell count these */
-  ck_assert_int_eq(SOLVER_MAX_ARRAYS, 3 + 6 + EFSI_MAX_MATERIALS + 1);
-  for (int case_ = 0; case_ < 2 * (EFSI_MAX_MATERIALS + 1); case_++) {
-    /* with a viscosity contrast (one array more: its excess viscosity) only with a solid */
-    const int nmat = case_ % (EFSI_MAX_MATERIALS + 1), viscous = case_ > EFSI_MAX_MATERIALS;
-    if (viscous && nmat == 0) continue;
+  ck_assert_int_eq(SOLVER_MAX_ARRAYS, 3 + 6 + EFSI_MAX_MATERIALS + 1 + EFSI_MAX_MATERIALS);
+  for (int case_ = 0; case_ < 2 * (EFSI_MAX_MATERIALS + 1) * (EFSI_MAX_MATERIALS + 1); case_++) {
+    /* with a viscosity contrast (one array more: its excess viscosity) only with a solid;
+     * with up to nmat membranes, one array each (their levels' next values) */
+    const int nmat = case_ % (EFSI_MAX_MATERIALS + 1);
+    const int viscous = case_ / (EFSI_MAX_MATERIALS + 1) % 2;
+    const int levels = case_ / (2 * (EFSI_MAX_MATERIALS + 1));
+    if ((viscous && nmat == 0) || levels > nmat) continue;
     efsi_store_row stores[SOLVER_STORES];
     efsi_field_row rows[SOLVER_FIELD_COUNT];
-    fields_table(nmat, viscous, stores, rows);
+    fields_table(nmat, viscous, levels, stores, rows);
     char err[256] = "";
     ck_assert_msg(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                      sizeof err) == 0, "nmat %d: %s", nmat, err);
     int arrays = 0;
     for (int s = 0; s < SOLVER_STORES; s++) arrays += stores[s].arrays;
-    ck_assert_int_eq(arrays, solver_array_count(nmat, viscous));
-    ck_assert_int_eq(solver_array_count(nmat, viscous), 3 + 6 + nmat + viscous);
+    ck_assert_int_eq(arrays, solver_array_count(nmat, viscous, levels));
+    ck_assert_int_eq(solver_array_count(nmat, viscous, levels), 3 + 6 + nmat + viscous + levels);
+    ck_assert_int_eq(rows[field_id(rows, "level_next")].components, levels);
     /* each name's store holds it, and every name is live somewhere */
     for (int i = 0; i < SOLVER_FIELD_COUNT; i++) {
       if (rows[i].components == 0) continue;
@@ -116,28 +120,28 @@ START_TEST(overlapping_names_are_refused)
   char err[256] = "";
   /* D* in the first work array with a solid: B^{N+1} takes all six while the sums of D*
    * travel */
-  fields_table(2, 0, stores, rows);
+  fields_table(2, 0, 0, stores, rows);
   rows[field_id(rows, "div_star")].store = STORE_work;
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);
   ck_assert_msg(strstr(err, "b_next") && strstr(err, "div_star") && strstr(err, "TENSOR")
                 && strstr(err, "array 0 of work"), "%s", err);
   /* dp on D*'s array without a solid: both live in SMAC's projection */
-  fields_table(0, 0, stores, rows);
+  fields_table(0, 0, 0, stores, rows);
   rows[field_id(rows, "dp")].first = 0;
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);
   ck_assert_msg(strstr(err, "div_star") && strstr(err, "dp") && strstr(err, "SMAC"), "%s",
                 err);
   /* the stress live on while phi's face fluxes are formed over its first four */
-  fields_table(1, 0, stores, rows);
+  fields_table(1, 0, 0, stores, rows);
   rows[field_id(rows, "stress")].live |= LIVE(FRACTIONS);
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);
   ck_assert_msg(strstr(err, "stress") && strstr(err, "phi_flux") && strstr(err, "FRACTIONS"),
                 "%s", err);
   /* names that share an array in different phases only are fine: p_next and dp */
-  fields_table(1, 0, stores, rows);
+  fields_table(1, 0, 0, stores, rows);
   ck_assert_int_eq(rows[field_id(rows, "p_next")].first, rows[field_id(rows, "dp")].first);
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 0);
@@ -149,19 +153,19 @@ START_TEST(names_beyond_their_store_are_refused)
   efsi_store_row stores[SOLVER_STORES];
   efsi_field_row rows[SOLVER_FIELD_COUNT];
   char err[256] = "";
-  fields_table(1, 0, stores, rows);
+  fields_table(1, 0, 0, stores, rows);
   rows[field_id(rows, "stress")].components = 7;
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);
   ck_assert_msg(strstr(err, "stress: arrays 0 to 6 of work, which has 6"), "%s", err);
   /* a material's worth of phi^{N+1} more than the store has */
-  fields_table(3, 0, stores, rows);
+  fields_table(3, 0, 0, stores, rows);
   rows[field_id(rows, "phi_next")].components = 4;
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);
   ck_assert_msg(strstr(err, "phi_next: arrays 0 to 3 of next, which has 3"), "%s", err);
   /* a name live in no phase */
-  fields_table(1, 0, stores, rows);
+  fields_table(1, 0, 0, stores, rows);
   rows[field_id(rows, "dp")].live = 0;
   ck_assert_int_eq(fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, rows, err,
                                       sizeof err), 1);

@@ -136,7 +136,9 @@ int init_solid(const efsi_case *cs, const efsi_case_bodies *cb, const efsi_decom
   const efsi_config *c = cs->config;
   const efsi_grid *g = &s->grid;
   if (cb->nfam > 0 || cb->nsingle > 0) {
-    const double reach = bodies_reach(g, c->interface_width);
+    /* the bodies whose volume fractions or membranes' levels reach the block */
+    const double reach = fmax(bodies_reach(g, c->interface_width),
+                              cs->membranes > 0 ? MEMBRANE_LEVEL_CAP * fmin(g->h[0], fmin(g->h[1], g->h[2])) : 0.0);
     double lo[3], hi[3];
     for (int k = 0; k < 3; k++) {
       lo[k] = g->offset[k] * g->h[k] - reach;
@@ -151,6 +153,9 @@ int init_solid(const efsi_case *cs, const efsi_case_bodies *cb, const efsi_decom
       efsi_abort(EFSI_EXIT_RUNTIME, "the bodies near rank %d's block are not at hand", d->rank);
     if (bodies_volume_fraction(g, near, n, c->interface_width, s->phi))
       efsi_abort(EFSI_EXIT_RUNTIME, "out of memory placing the bodies");
+    for (int m = 0; m < s->nmat; m++)   /* each membrane's level (docs/membrane.md) */
+      if (s->model[m] == MATERIAL_MODEL_MEMBRANE)
+        bodies_level(g, near, n, m, MEMBRANE_LEVEL_CAP, s->own[state_own_first(s, m)]);
     if (here.body != cb->packed.body) packed_free(&here);
     /* one tracer per body: its image whose centre lies in the box, on the rank owning it */
     for (long b = 0; b < n; b++) {

@@ -29,7 +29,8 @@ void case_resolve(const efsi_config *c, efsi_case *cs)
   cs->state_arrays = state_array_count(&cs->materials);
   cs->exchanged_arrays = state_exchanged_count(&cs->materials);
   cs->viscosity_contrast = cs->materials.viscosity_contrast;
-  cs->solver_arrays = solver_array_count(cs->nmat, cs->viscosity_contrast);
+  for (int m = 0; m < cs->nmat; m++) cs->membranes += cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE;
+  cs->solver_arrays = solver_array_count(cs->nmat, cs->viscosity_contrast, cs->membranes);
   cs->average_arrays = outputs_average_arrays(c, &cs->materials);
 }
 

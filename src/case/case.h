@@ -22,6 +22,7 @@ typedef struct {
   int smac;                      /* pressure.method = smac (else the ACM) */
   int thinc;                     /* solid.phi_transport = thinc */
   int viscosity_contrast;        /* a material's viscosity differs from the fluid's */
+  int membranes;                 /* materials of the membrane model (docs/membrane.md) */
   /* the arrays of one rank, each a field of the block with its halos */
   int state_arrays;              /* u, v, w, p; with a solid each phi_m and the six B */
   int exchanged_arrays;          /* those the state's exchange carries: all but p */

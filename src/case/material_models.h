@@ -16,6 +16,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "stencils/membrane.h"
+
 /* A test may add models of its own (tests/test_materials.c); efsi's build adds none. */
 #ifndef EFSI_EXTRA_MATERIAL_MODELS
 #define EFSI_EXTRA_MATERIAL_MODELS(X)
@@ -31,6 +33,10 @@
   X(FLUID, "fluid", "stencils/stress.h",                                                  \
     "Newtonian fluid carried with the body, of its own viscosity: the stress 2 mu_m D "   \
     "(docs/method.md)")                                                                   \
+  X(MEMBRANE, "membrane", "stencils/membrane.h",                                          \
+    "elastic membrane (Skalak law) round a fluid interior of its own viscosity: the "     \
+    "stress 2 mu_m D inside, and the membrane's tension spread over a band of its level " \
+    "(docs/membrane.md)")                                                                 \
   EFSI_EXTRA_MATERIAL_MODELS(X)
 
 /* The models' parameters, each a number > 0: X(..., MODELS, ID, "key", default, "meaning"),
@@ -44,14 +50,21 @@
 #define MATERIAL_FLUID_VISCOSITY (-1.0)
 #define MATERIAL_PARAMETERS(X, ...)                                                       \
   X(__VA_ARGS__, IN(NEO_HOOKEAN), MODULUS, "modulus", NAN, "shear modulus G")             \
-  X(__VA_ARGS__, IN(NEO_HOOKEAN) | IN(FLUID), VISCOSITY, "viscosity",                      \
+  X(__VA_ARGS__, IN(NEO_HOOKEAN) | IN(FLUID) | IN(MEMBRANE), VISCOSITY, "viscosity",       \
     MATERIAL_FLUID_VISCOSITY, "viscosity mu_m")                                           \
+  X(__VA_ARGS__, IN(MEMBRANE), SURFACE_MODULUS, "surface_modulus", NAN,                    \
+    "surface shear modulus G_s (force per length)")                                       \
+  X(__VA_ARGS__, IN(MEMBRANE), DILATATION, "dilatation", 1.0,                              \
+    "Skalak's area dilatation ratio C (area modulus G_s (1 + 2 C))")                     \
   EFSI_EXTRA_MATERIAL_PARAMETERS(X, __VA_ARGS__)
 
 /* The fields a model's material holds besides phi_m (every solid shares the state's B):
  * X(MODEL, "name", value at rest, "long name").  In the output files a field is named
  * <name>_<material>. */
-#define MATERIAL_FIELDS(X) EFSI_EXTRA_MATERIAL_FIELDS(X)
+#define MATERIAL_FIELDS(X)                                                                \
+  X(MEMBRANE, "level", MEMBRANE_LEVEL_CAP,                                                \
+    "signed distance to the membrane in its reference shape (cells, negative inside)")    \
+  EFSI_EXTRA_MATERIAL_FIELDS(X)
 
 /* The body families that name a model, in the order the state stores their materials
  * (voxels come last, with the neo-Hookean model and a modulus per label: voxels.modulus):

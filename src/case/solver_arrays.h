@@ -5,8 +5,8 @@
  * state's arrays, and checks the table.
  *
  * The arrays, X(store, arrays): each a field of the block with its halos, allocated once,
- * `arrays` of them for a case with nmat materials and, viscous = 1, a viscosity contrast
- * (a material whose viscosity is not the fluid's).  Besides the kernels' scratch they are
+ * `arrays` of them for a case with nmat materials, viscous = 1 with a viscosity contrast
+ * (a material whose viscosity is not the fluid's) and `levels` membranes (docs/membrane.md).  Besides the kernels' scratch they are
  * all the solver allocates (solver_array_count). */
 #ifndef EFSI_SOLVER_ARRAYS_H
 #define EFSI_SOLVER_ARRAYS_H
@@ -17,7 +17,8 @@
   X(rates, 3)      /* the momentum's rate arrays */                                       \
   X(work, 6)       /* six arrays the stress, the face fluxes, B^{N+1} and dp take in turn */ \
   X(next, nmat)    /* one a material */                                                  \
-  X(viscous, viscous)   /* with a viscosity contrast, its excess viscosity */
+  X(viscous, viscous)   /* with a viscosity contrast, its excess viscosity */          \
+  X(levels, levels)     /* one a membrane, its level's next value */
 
 /* The phases of a step (src/step/solver.c: solver_step), in their order. */
 #define SOLVER_PHASE_LIST(X)                                                               \
@@ -55,7 +56,10 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *   p_next     the ACM's p^{N+1}, which changes places with the state's p
  *   dp         the SMAC pressure increment
  *   div_v      rho div v of the state, for the diagnostics between steps
- *   mu_excess  sum_m (mu_m - mu) phi_m^N, while the stress is formed (a viscosity contrast) */
+ *   mu_excess  sum_m (mu_m - mu) phi_m^N, while the stress is formed (a viscosity contrast)
+ *   level_next each membrane's level psi^{N+1}, which changes places with the state's
+ *   level_before psi^N, which the swap left in level_next's arrays (their halos valid), for
+ *              the membranes' normals when B^{N+1} is formed */
 #define SOLVER_FIELDS(X)                                                                    \
   X(v_star, 3, STORE_rates, 0, LIVE(MOMENTUM) | LIVE(FRACTIONS))                            \
   X(v_n, WITH_SOLID(3), STORE_rates, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                    \
@@ -69,7 +73,9 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
   X(p_next, 1, STORE_work, 1, LIVE(ACM))                                                    \
   X(dp, 1, STORE_work, 1, LIVE(SMAC))                                                       \
   X(div_v, 1, STORE_work, 0, LIVE(BETWEEN))                                                 \
-  X(mu_excess, viscous, STORE_viscous, 0, LIVE(MOMENTUM))
+  X(mu_excess, viscous, STORE_viscous, 0, LIVE(MOMENTUM))                                   \
+  X(level_next, levels, STORE_levels, 0, LIVE(FRACTIONS))                                  \
+  X(level_before, levels, STORE_levels, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))
 
 #define SOLVER_STORE_ID(store, arrays) STORE_##store,
 enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };
@@ -78,17 +84,20 @@ enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };
 enum { SOLVER_FIELDS(SOLVER_FIELD_ID) SOLVER_FIELD_COUNT };
 #undef SOLVER_FIELD_ID
 
-/* The arrays the solver allocates for nmat materials and viscous (0 or 1: a viscosity
- * contrast) (src/case/case.c counts them for efsi --check); at most SOLVER_MAX_ARRAYS, the
- * count at EFSI_MAX_MATERIALS with a contrast (every store's count grows with both). */
+/* The arrays the solver allocates for nmat materials, viscous (0 or 1: a viscosity
+ * contrast) and levels membranes (src/case/case.c counts them for efsi --check); at most
+ * SOLVER_MAX_ARRAYS, the count at EFSI_MAX_MATERIALS membranes with a contrast (every
+ * store's count grows with all three). */
 #define SOLVER_ADD_ARRAYS(store, arrays) +(arrays)
-static inline int solver_array_count(int nmat, int viscous)
+static inline int solver_array_count(int nmat, int viscous, int levels)
 {
   return 0 SOLVER_ARRAYS(SOLVER_ADD_ARRAYS);
 }
 #define nmat EFSI_MAX_MATERIALS
 #define viscous 1
+#define levels EFSI_MAX_MATERIALS
 enum { SOLVER_MAX_ARRAYS = 0 SOLVER_ARRAYS(SOLVER_ADD_ARRAYS) };
+#undef levels
 #undef viscous
 #undef nmat
 

@@ -52,6 +52,13 @@ static inline int state_exchanged_count(const efsi_materials *m)
 {
   return state_array_count(m) - 1;
 }
+/* The first of material m's own fields in s->own (the fields of the materials before it
+ * come first). */
+static inline int state_own_first(const efsi_state *s, int m)
+{
+  return models_own_fields(s->model, m);
+}
+
 /* How many arrays the state s holds (state_arrays' count, s unchanged). */
 int state_held_arrays(const efsi_state *s);
 

@@ -35,8 +35,10 @@ static inline const char *fields_phase_name(int phase)
   return phase >= 0 && phase < SOLVER_PHASES ? names[phase] : "(none)";
 }
 
-/* The table for a case with nmat materials and viscous (1: a viscosity contrast). */
-static inline void fields_table(int nmat, int viscous, efsi_store_row stores[SOLVER_STORES],
+/* The table for a case with nmat materials, viscous (1: a viscosity contrast) and levels
+ * membranes. */
+static inline void fields_table(int nmat, int viscous, int levels,
+                                efsi_store_row stores[SOLVER_STORES],
                                 efsi_field_row fields[SOLVER_FIELD_COUNT])
 {
 #define FIELDS_STORE_ROW(store, arrays) *stores++ = (efsi_store_row){#store, (arrays)};
@@ -103,14 +105,15 @@ typedef struct {
 #define FIELD(sv, name) (*FIELDS(sv, name))
 #define FIELDS_SWAP(sv, name, state) fields_swap(&(sv)->fields, FIELD_##name, (state))
 
-/* f laid out for a case with nmat materials and viscous (1: a viscosity contrast), its
- * arrays NULL (the caller allocates the first f->count).  Returns nonzero with one line in
- * err when the table is inconsistent. */
-static inline int fields_layout(efsi_fields *f, int nmat, int viscous, char *err, size_t len)
+/* f laid out for a case with nmat materials, viscous (1: a viscosity contrast) and levels
+ * membranes, its arrays NULL (the caller allocates the first f->count).  Returns nonzero
+ * with one line in err when the table is inconsistent. */
+static inline int fields_layout(efsi_fields *f, int nmat, int viscous, int levels, char *err,
+                                size_t len)
 {
   efsi_store_row stores[SOLVER_STORES];
   *f = (efsi_fields){.count = 0};
-  fields_table(nmat, viscous, stores, f->row);
+  fields_table(nmat, viscous, levels, stores, f->row);
   if (fields_table_check(SOLVER_STORES, stores, SOLVER_FIELD_COUNT, f->row, err, len))
     return 1;
   int base[SOLVER_STORES];

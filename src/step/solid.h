@@ -1,6 +1,7 @@
 /* The solid's transport in the time step (docs/method.md, "The time step"), with the
  * velocity of level N,
  *   phi_m^{N+1} = phi_m^N - dt div(v phi_m)                  (WENO5 face values, conservative)
+ *   psi^{N+1}   = psi^N - dt v.grad psi                      (a membrane's level, WENO5)
  *   B^{N+1}     = B^N + dt (-v.grad B + L.B + B.L^T)         (WENO5 + the Oldroyd rate)
  * then the fluid treatment of B (docs/solid.md). */
 #ifndef EFSI_SOLID_H
@@ -15,12 +16,18 @@
  * solid_fractions: every phi_m^{N+1}, with WENO5 face values, or THINC ones in its
  * interface cells (solid.phi_transport = thinc, with solid.thinc_steepness), from the
  * state's velocity, formed in the solver's phi_next, which then changes places with the
- * state's phi (phi^N's arrays are the solver's again).
+ * state's phi (phi^N's arrays are the solver's again); then each membrane's level psi^{N+1}
+ * (WENO5 advection with the same velocity) in the solver's level_next, swapped likewise.
  *
  * solid_tensor: B^{N+1} from B^N, the velocity of level N (the solver's v_n, after v* has
  * become the state's) and the fluid treatment's weight from the new phi, formed in the
- * solver's b_next, which then changes places with the state's B. */
+ * solver's b_next, which then changes places with the state's B.  The treatment relaxes B
+ * to I where no elastic solid and no membrane's band holds it (docs/membrane.md). */
 void solid_fractions(efsi_solver *sv, efsi_state *s);
+
+/* The membranes' levels of s (the addresses of their arrays in s->own), material order;
+ * how many (docs/membrane.md). */
+int solid_levels(const efsi_state *s, double **level[]);
 void solid_tensor(efsi_solver *sv, efsi_state *s);
 
 #endif

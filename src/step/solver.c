@@ -34,7 +34,8 @@ void solver_create(efsi_solver *sv, const efsi_case *cs, efsi_decomp *d, const e
   sv->k = b->k;
   sv->layers = b->layers;
   char err[256];
-  if (fields_layout(&sv->fields, cs->nmat, cs->viscosity_contrast, err, sizeof err))
+  if (fields_layout(&sv->fields, cs->nmat, cs->viscosity_contrast, cs->membranes, err,
+                    sizeof err))
     efsi_abort(EFSI_EXIT_RUNTIME, "src/case/solver_arrays.h: %s", err);
   for (int i = 0; i < sv->fields.count; i++) sv->fields.array[i] = backend_field_alloc(b, g);
   sv->scratch = scratch_of(b->gpu);
@@ -113,7 +114,8 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
 
 /* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
  * in v_star, so that v^N stays for the solid's transport: the stress of level N, viscous
- * and G_m phi_m^N dev(B^N) (with sum_g_phi = sum_m G_m phi_m), then v* in one pass per
+ * and G_m phi_m^N dev(B^N) (with sum_g_phi = sum_m G_m phi_m), with a viscosity contrast
+ * its excess, and the membranes' tension (docs/membrane.md), then v* in one pass per
  * component.  The kernels read up to three cells around the box (WENO5; the stress is
  * formed on the box and one layer around it, where neighbouring boxes form the same
  * values). */
@@ -140,6 +142,19 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
     double *const excess = FIELD(sv, mu_excess) + sh;
     RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.viscosity_excess, phi, excess);
     RUN(sv, stress_contrast_add, g, excess, s->u + sh, s->v + sh, s->w + sh, stress);
+  }
+  if (sv->cs->membranes > 0) {   /* the membranes' tension over their bands */
+    const efsi_materials *mat = &sv->cs->materials;
+    double **level_of[EFSI_MAX_MATERIALS], *level[EFSI_MAX_MATERIALS];
+    double gs[EFSI_MAX_MATERIALS], dilatation[EFSI_MAX_MATERIALS];
+    const int nmem = solid_levels(s, level_of);
+    for (int m = 0, k = 0; m < s->nmat; m++)
+      if (s->model[m] == MATERIAL_MODEL_MEMBRANE) {
+        level[k] = *level_of[k] + sh;
+        gs[k] = mat->param[m][MATERIAL_PARAM_SURFACE_MODULUS];
+        dilatation[k++] = mat->param[m][MATERIAL_PARAM_DILATATION];
+      }
+    RUN(sv, membrane_stress_add, g, nmem, level, gs, dilatation, b, stress);
   }
   RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
       -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, v_star[0],

@@ -3,7 +3,10 @@
  *   advective    h / U               (CFL)
  *   adv.-diff.   2 nu / U^2          (forward Euler is unstable for pure advection: the
  *                                     viscous term is what keeps it stable)
- *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none) */
+ *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none)
+ *   membrane     sqrt(rho h^3 / (2 pi K))   (the capillary-wave limit with the stiffest
+ *                                     membrane's area modulus K = G_s (1 + 2 C) for the
+ *                                     tension: docs/membrane.md; no membrane: none) */
 #include "src/step/timestep.h"
 
 #include <float.h>
@@ -12,6 +15,7 @@
 
 static const char *const limit_names[LIMIT_COUNT] = {
   "viscous h^2/(6 nu)", "advective h/U", "advective-diffusive 2 nu/U^2", "elastic h/(sqrt(3) c_s)",
+  "membrane sqrt(rho h^3/(2 pi K))",
 };
 
 const char *timestep_limit_name(int which) { return limit_names[which]; }
@@ -75,6 +79,14 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
   double g_max = 0.0;
   for (int m = 0; m < cs->nmat; m++) g_max = fmax(g_max, cs->materials.modulus[m]);
   ts->limit[LIMIT_ELASTIC] = g_max > 0 ? h / (sqrt(3.0) * sqrt(g_max / c->density)) : INFINITY;
+  /* a membrane's short waves: its area modulus as the tension of capillary waves */
+  double k_max = 0.0;
+  for (int m = 0; m < cs->nmat; m++)
+    if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE)
+      k_max = fmax(k_max, cs->materials.param[m][MATERIAL_PARAM_SURFACE_MODULUS]
+                              * (1.0 + 2.0 * cs->materials.param[m][MATERIAL_PARAM_DILATATION]));
+  ts->limit[LIMIT_MEMBRANE] = k_max > 0 ? sqrt(c->density * h * h * h / (2.0 * EFSI_PI * k_max))
+                                        : INFINITY;
   ts->binding = 0;
   for (int l = 1; l < LIMIT_COUNT; l++)
     if (ts->limit[l] < ts->limit[ts->binding]) ts->binding = l;

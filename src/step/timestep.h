@@ -11,7 +11,10 @@
 #include "src/case/case.h"
 #include "src/case/config.h"
 
-enum { LIMIT_VISCOUS = 0, LIMIT_ADVECTIVE, LIMIT_ADVECTIVE_DIFFUSIVE, LIMIT_ELASTIC, LIMIT_COUNT };
+enum {
+  LIMIT_VISCOUS = 0, LIMIT_ADVECTIVE, LIMIT_ADVECTIVE_DIFFUSIVE, LIMIT_ELASTIC, LIMIT_MEMBRANE,
+  LIMIT_COUNT
+};
 
 typedef struct {
   double dt;                     /* the step used */

@@ -10,6 +10,7 @@ extern "C" {
 #include "stencils/averages.c"
 #include "stencils/b_advance.c"
 #include "stencils/interpolate.c"
+#include "stencils/membrane.c"
 #include "stencils/momentum.c"
 #include "stencils/operators.c"
 #include "stencils/projection.c"

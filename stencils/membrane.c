@@ -1,0 +1,117 @@
+/* The membranes' kernels (formulas in membrane.h, reasoning in docs/membrane.md), for both
+ * backends (stencils/loop.h; stencils/cuda/loops.cu compiles this file): the membrane stress
+ * added to the stress of level N, and the level's transport. */
+#include "base/limits.h"
+#include "stencils/kernel_list.h"
+#include "stencils/loop.h"
+
+/* The membrane's stress component `comp` (TXY, TXZ or TYZ) on the d-e edge of index p (d < e,
+ * f the third direction): psi and B the means over the four cells p, p - s_d, p - s_e,
+ * p - s_d - s_e, psi's gradient along d and e the mean of the edge's two differences, along
+ * f the mean of the four cells' centred differences. */
+EFSI_POINT double membrane_edge_at(const double *restrict psi, double *const b[6], ptrdiff_t p,
+                                   const ptrdiff_t s[3], const double ih[3], int d, int e,
+                                   double gs, double c, int comp)
+{
+  const int f = 3 - d - e;
+  const ptrdiff_t sd = s[d], se = s[e], sf = s[f];
+  const ptrdiff_t q0 = p, q1 = p - sd, q2 = p - se, q3 = p - sd - se;
+  const double level = 0.25 * ((psi[q0] + psi[q1]) + (psi[q2] + psi[q3]));
+  if (!(fabs(level) < MEMBRANE_DELTA_WIDTH)) return 0.0;
+  double grad[3];
+  grad[d] = 0.5 * ih[d] * ((psi[q0] - psi[q1]) + (psi[q2] - psi[q3]));
+  grad[e] = 0.5 * ih[e] * ((psi[q0] - psi[q2]) + (psi[q1] - psi[q3]));
+  grad[f] = 0.125 * ih[f] * (((psi[q0 + sf] - psi[q0 - sf]) + (psi[q1 + sf] - psi[q1 - sf]))
+                             + ((psi[q2 + sf] - psi[q2 - sf]) + (psi[q3 + sf] - psi[q3 - sf])));
+  const sym_tensor_t b0 = sym_load(b, q0), b1 = sym_load(b, q1), b2 = sym_load(b, q2),
+                     b3 = sym_load(b, q3);
+  const sym_tensor_t B = {0.25 * ((b0.xx + b1.xx) + (b2.xx + b3.xx)),
+                          0.25 * ((b0.yy + b1.yy) + (b2.yy + b3.yy)),
+                          0.25 * ((b0.zz + b1.zz) + (b2.zz + b3.zz)),
+                          0.25 * ((b0.xy + b1.xy) + (b2.xy + b3.xy)),
+                          0.25 * ((b0.xz + b1.xz) + (b2.xz + b3.xz)),
+                          0.25 * ((b0.yz + b1.yz) + (b2.yz + b3.yz))};
+  const sym_tensor_t t = membrane_stress_at(level, grad[0], grad[1], grad[2], B, gs, c);
+  return comp == TXY ? t.xy : comp == TXZ ? t.xz : t.yz;
+}
+
+/* The membrane's stress at the centre p: the diagonal (the off-diagonal of the centre is
+ * not used). */
+EFSI_POINT sym_tensor_t membrane_centre_at(const double *restrict psi, double *const b[6],
+                                           ptrdiff_t p, const ptrdiff_t s[3],
+                                           const double ih[3], double gs, double c)
+{
+  const sym_tensor_t zero = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH)) return zero;
+  const double gx = 0.5 * ih[0] * (psi[p + s[0]] - psi[p - s[0]]);
+  const double gy = 0.5 * ih[1] * (psi[p + s[1]] - psi[p - s[1]]);
+  const double gz = 0.5 * ih[2] * (psi[p + s[2]] - psi[p - s[2]]);
+  return membrane_stress_at(psi[p], gx, gy, gz, sym_load(b, p), gs, c);
+}
+
+void KERNEL(membrane_stress_add)(const efsi_grid *g, int nmem, double *const level[],
+                                 const double *shear_modulus, const double *dilatation,
+                                 double *const b[6], double *const s[6])
+{
+  int lo[3], hi[3];
+  box_owned(g, 1, lo, hi);
+  /* the arrays and parameters in locals (the loop bodies read only locals) */
+  double *lv[EFSI_MAX_MATERIALS], gs[EFSI_MAX_MATERIALS], cm[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) {
+    lv[m] = level[m];
+    gs[m] = shear_modulus[m];
+    cm[m] = dilatation[m];
+  }
+  double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+  double *const sl[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  FOR_BOX(g, lo, hi, p,
+          const ptrdiff_t st[3] = {sx, sy, sz};
+          const double ih[3] = {ihx, ihy, ihz};
+          for (int m = 0; m < nmem; m++) {
+            const sym_tensor_t t = membrane_centre_at(lv[m], bl, p, st, ih, gs[m], cm[m]);
+            sl[TXX][p] += t.xx;
+            sl[TYY][p] += t.yy;
+            sl[TZZ][p] += t.zz;
+            sl[TXY][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 1, gs[m], cm[m], TXY);
+            sl[TXZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 2, gs[m], cm[m], TXZ);
+            sl[TYZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 1, 2, gs[m], cm[m], TYZ);
+          });
+}
+
+void KERNEL(level_advance)(const efsi_grid *g, const double *restrict psi,
+                           const double *restrict u, const double *restrict v,
+                           const double *restrict w, double dt, double *restrict next)
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  const weno5_stencil_t st = weno5_stencil(g, LOC_CENTRE);
+  FOR_BOX(g, lo, hi, p,
+          const advecting_t a = advecting_velocity(&st, u, v, w, p);
+          next[p] = psi[p] + dt * advection_with(&st, psi, a, p));
+}
+
+void KERNEL(membrane_reset)(const efsi_grid *g, int nmem, double *const level[],
+                            double *const b[6])
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  double *lv[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) lv[m] = level[m];
+  double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  FOR_BOX(g, lo, hi, p,
+          for (int m = 0; m < nmem; m++) {
+            const double *const psi = lv[m];
+            if (!(fabs(psi[p]) < MEMBRANE_HOLD_OUTER)) continue;
+            const double gx = 0.5 * ihx * (psi[p + sx] - psi[p - sx]);
+            const double gy = 0.5 * ihy * (psi[p + sy] - psi[p - sy]);
+            const double gz = 0.5 * ihz * (psi[p + sz] - psi[p - sz]);
+            const double norm = sqrt(gx * gx + gy * gy + gz * gz);
+            if (!(norm > 0.0)) continue;
+            const double inv = 1.0 / norm;
+            sym_store(bl, p, membrane_reset_at(sym_load(bl, p), gx * inv, gy * inv, gz * inv));
+          });
+}

@@ -1,0 +1,171 @@
+/* The membrane of a capsule or an RBC on the fixed grid (docs/membrane.md): an elastic
+ * surface round a fluid interior, the interior its material's volume fraction phi_m, the
+ * surface the zero of the material's level psi, the signed distance to the membrane in its
+ * reference shape (negative inside, in cells of the smallest spacing h), advected with the
+ * flow, Dpsi/Dt = 0.  The surface's deformation is read from the left Cauchy-Green tensor B
+ * the solid already advances: for a material surface of unit normal n, the tangential part
+ * of B^-1 = F^-T F^-1 is the inverse of the surface's left Cauchy-Green tensor B_s
+ * (docs/membrane.md, "The surface's strain"), so no surface tensor of its own is stored.
+ *
+ * The surface (Cauchy) tension of an isotropic membrane with strain energy W(I1, I2) per
+ * reference area, I1 = tr B_s - 2, I2 = J_s^2 - 1, J_s the area ratio, is
+ *   tau = (2/J_s) dW/dI1 B_s + 2 J_s dW/dI2 P,   P = I - n n;
+ * Skalak et al. (1973), W = (G_s/4) (I1^2 + 2 I1 - 2 I2 + C I2^2), gives
+ *   tau = (G_s/J_s) (I1 + 1) B_s + G_s J_s (C I2 - 1) P,
+ * whose principal tensions are Skalak's T_1 = G_s/(l1 l2) (l1^2 (l1^2 - 1) + C (l1 l2)^2
+ * ((l1 l2)^2 - 1)).  The stress it puts in the momentum equation is the tension spread over
+ * a band of the level by a smoothed delta function (continuum surface stress):
+ *   sigma_membrane = delta_eps(psi) |grad psi| tau,
+ * which integrates across the band to tau (the coarea formula), whatever psi's gradient. */
+#ifndef EFSI_MEMBRANE_H
+#define EFSI_MEMBRANE_H
+
+#include <math.h>
+
+#include "base/grid.h"
+#include "base/portable.h"
+#include "base/tensor.h"
+#include "stencils/symmetric.h"
+
+/* The level's geometry, in cells of the smallest spacing: the delta function's half-width
+ * eps, the band in which the membrane holds B (|psi| <= MEMBRANE_HOLD_INNER: wholly,
+ * fading to none at MEMBRANE_HOLD_OUTER; the fluid treatment relaxes B to I beyond it,
+ * docs/membrane.md), and the value the level is capped at, |psi| <= MEMBRANE_LEVEL_CAP
+ * (also its value at rest, far from every membrane). */
+#define MEMBRANE_DELTA_WIDTH 2.0
+#define MEMBRANE_HOLD_INNER 3.0
+#define MEMBRANE_HOLD_OUTER 5.0
+#define MEMBRANE_LEVEL_CAP 8.0
+
+/* The smoothed delta function of psi (cells): (1 + cos(pi psi/eps)) / (2 eps) for
+ * |psi| < eps, 0 beyond; its integral over psi is 1. */
+EFSI_POINT double membrane_delta(double psi)
+{
+  const double eps = MEMBRANE_DELTA_WIDTH;
+  return fabs(psi) < eps ? (1.0 + cos(EFSI_PI * psi / eps)) * (0.5 / eps) : 0.0;
+}
+
+/* How much of a cell at level psi holds B for the membrane: 1 in the band
+ * |psi| <= MEMBRANE_HOLD_INNER, 0 beyond MEMBRANE_HOLD_OUTER, linear between. */
+EFSI_POINT double membrane_hold(double psi)
+{
+  const double x = (MEMBRANE_HOLD_OUTER - fabs(psi)) * (1.0 / (MEMBRANE_HOLD_OUTER - MEMBRANE_HOLD_INNER));
+  const double above = x > 0.0 ? x : 0.0;
+  return above < 1.0 ? above : 1.0;
+}
+
+/* The inverse of a symmetric positive definite tensor by its cofactors. */
+EFSI_POINT sym_tensor_t sym_inverse(sym_tensor_t a)
+{
+  const double cxx = a.yy * a.zz - a.yz * a.yz, cyy = a.xx * a.zz - a.xz * a.xz;
+  const double czz = a.xx * a.yy - a.xy * a.xy, cxy = a.xz * a.yz - a.xy * a.zz;
+  const double cxz = a.xy * a.yz - a.xz * a.yy, cyz = a.xy * a.xz - a.xx * a.yz;
+  const double inv = 1.0 / (a.xx * cxx + a.xy * cxy + a.xz * cxz);
+  const sym_tensor_t r = {cxx * inv, cyy * inv, czz * inv, cxy * inv, cxz * inv, cyz * inv};
+  return r;
+}
+
+/* A = P B^-1 P + n n at a point of tensor B and unit normal n: its inverse, which is
+ * B_s + n n (B_s the surface's left Cauchy-Green tensor, tangential), and its determinant
+ * 1 / J_s^2 into *det (docs/membrane.md, "The surface's strain").  Operations: 112. */
+EFSI_POINT sym_tensor_t surface_metric_inverse(sym_tensor_t B, double nx, double ny, double nz,
+                                               double *det)
+{
+  const sym_tensor_t bi = sym_inverse(B);
+  /* q = B^-1 n, s = n . B^-1 n: P B^-1 P = B^-1 - n q^T - q n^T + s n n^T */
+  const double qx = bi.xx * nx + bi.xy * ny + bi.xz * nz;
+  const double qy = bi.xy * nx + bi.yy * ny + bi.yz * nz;
+  const double qz = bi.xz * nx + bi.yz * ny + bi.zz * nz;
+  const double s1 = nx * qx + ny * qy + nz * qz + 1.0;   /* s + 1: A = P B^-1 P + n n^T */
+  const sym_tensor_t a = {bi.xx - 2.0 * nx * qx + s1 * nx * nx,
+                          bi.yy - 2.0 * ny * qy + s1 * ny * ny,
+                          bi.zz - 2.0 * nz * qz + s1 * nz * nz,
+                          bi.xy - nx * qy - qx * ny + s1 * nx * ny,
+                          bi.xz - nx * qz - qx * nz + s1 * nx * nz,
+                          bi.yz - ny * qz - qy * nz + s1 * ny * nz};
+  const double cxx = a.yy * a.zz - a.yz * a.yz, cyy = a.xx * a.zz - a.xz * a.xz;
+  const double czz = a.xx * a.yy - a.xy * a.xy, cxy = a.xz * a.yz - a.xy * a.zz;
+  const double cxz = a.xy * a.yz - a.xz * a.yy, cyz = a.xy * a.xz - a.xx * a.yz;
+  *det = a.xx * cxx + a.xy * cxy + a.xz * cxz;
+  const double inv = 1.0 / *det;
+  const sym_tensor_t r = {cxx * inv, cyy * inv, czz * inv, cxy * inv, cxz * inv, cyz * inv};
+  return r;
+}
+
+/* The membrane's Cauchy tension tau (a tangential tensor: tau n = 0) at a point where B is
+ * the left Cauchy-Green tensor and n the unit normal, for the Skalak law of surface shear
+ * modulus gs and area dilatation ratio c (docs/membrane.md):
+ *   B_s = (P B^-1 P + n n)^-1 - n n,  J_s^2 = det B_s on the plane,
+ *   tau = (gs/J_s) (I1 + 1) B_s + gs J_s (c I2 - 1) P.
+ * B = I gives tau = 0 to round-off.  Operations: 166 (112 for the metric, J_s with its square
+ * root 2, the invariants 12, tau 40). */
+#define MEMBRANE_TENSION_FLOPS 166.0
+EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny, double nz,
+                                            double gs, double c)
+{
+  double det;
+  const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
+  const double j2 = 1.0 / det, j = sqrt(j2);
+  const sym_tensor_t bs = {ai.xx - nx * nx, ai.yy - ny * ny, ai.zz - nz * nz,
+                           ai.xy - nx * ny, ai.xz - nx * nz, ai.yz - ny * nz};
+  const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0, i2 = j2 - 1.0;
+  const double kb = gs * (i1 + 1.0) / j;        /* the coefficient of B_s */
+  const double kp = gs * j * (c * i2 - 1.0);    /* the coefficient of P */
+  const sym_tensor_t t = {kb * bs.xx + kp * (1.0 - nx * nx), kb * bs.yy + kp * (1.0 - ny * ny),
+                          kb * bs.zz + kp * (1.0 - nz * nz), kb * bs.xy - kp * nx * ny,
+                          kb * bs.xz - kp * nx * nz, kb * bs.yz - kp * ny * nz};
+  return t;
+}
+
+/* B with its normal fibre reset: B_s + n n / J_s^2, the tensor of a deformation with the
+ * same surface strain whose normal fibre is neither tilted nor stretched but by the volume
+ * it keeps (det = 1 when det B_s = J_s^2).  The tension reads only the tangential part of
+ * B^-1, which the reset keeps; the fluid beside a tank-treading membrane shears B's normal
+ * fibre without bound, which the reset takes away (docs/membrane.md, "B in the band"). */
+EFSI_POINT sym_tensor_t membrane_reset_at(sym_tensor_t B, double nx, double ny, double nz)
+{
+  double det;
+  const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
+  const double k = det - 1.0;   /* A^-1 = B_s + n n: add (1/J_s^2 - 1) n n */
+  const sym_tensor_t r = {ai.xx + k * nx * nx, ai.yy + k * ny * ny, ai.zz + k * nz * nz,
+                          ai.xy + k * nx * ny, ai.xz + k * nx * nz, ai.yz + k * ny * nz};
+  return r;
+}
+
+/* The membrane's stress delta(psi) |grad psi| tau at a point of level psi (cells), level
+ * gradient (gx, gy, gz) (cells per unit length) and tensor B; 0 outside the delta's band
+ * or where the gradient vanishes. */
+EFSI_POINT sym_tensor_t membrane_stress_at(double psi, double gx, double gy, double gz,
+                                           sym_tensor_t B, double gs, double c)
+{
+  const double d = membrane_delta(psi), norm = sqrt(gx * gx + gy * gy + gz * gz);
+  sym_tensor_t t = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  if (d > 0.0 && norm > 0.0) {
+    const double inv = 1.0 / norm, w = d * norm;
+    const sym_tensor_t tau = membrane_tension_at(B, gx * inv, gy * inv, gz * inv, gs, c);
+    t.xx = w * tau.xx, t.yy = w * tau.yy, t.zz = w * tau.zz;
+    t.xy = w * tau.xy, t.xz = w * tau.xz, t.yz = w * tau.yz;
+  }
+  return t;
+}
+
+/* The membranes' stress added to the staggered stress arrays of stress.h, with the same
+ * positions (docs/discretisation.md, "Stress"): the diagonal from the point formula at the
+ * cell centre, each off-diagonal component from the point formula at its edge, where psi and
+ * B are the means over the four cells sharing the edge and psi's gradient its centred
+ * differences there.  nmem membranes, each a level (cells), a surface shear modulus and a
+ * dilatation ratio.  Over indices -1..n like the viscous stress; halo needed: psi width 2
+ * on the low side and 1 on the high side, B width 2 low, 1 high.  Operations per point and
+ * membrane in the band: 4 (MEMBRANE_TENSION_FLOPS + 25) + 60 for the means and
+ * differences; none outside it. */
+#define MEMBRANE_STRESS_FLOPS(nmem) ((nmem) * (4.0 * (MEMBRANE_TENSION_FLOPS + 25.0) + 60.0))
+
+/* level_advance: the level advanced by one explicit step, next = psi - dt v.grad psi (the
+ * WENO5 advection of B's components, weno5.h), at every owned cell; halo needed: psi width
+ * 3, u, v, w width 1.
+ * membrane_reset: B's normal fibre reset (membrane_reset_at) at every owned cell within
+ * MEMBRANE_HOLD_OUTER of a membrane, the normal from the centred gradient of its level;
+ * halo needed: the level width 1.  Operations per cell in a band: 112 + 30. */
+#define MEMBRANE_RESET_FLOPS 142.0
+
+#endif

@@ -1,0 +1,219 @@
+/* The membrane (stencils/membrane.h, docs/membrane.md).  The point formula: no tension at
+ * rest; the principal tensions of Skalak et al. (1973),
+ *   T_1 = G_s/(l1 l2) (l1^2 (l1^2 - 1) + C (l1 l2)^2 ((l1 l2)^2 - 1)),
+ * for a surface stretched by l1, l2 whatever the stretch along the normal; a tangential
+ * tensor; the same tension rotated with B and n.  The kernel: on a spherical membrane of
+ * radius a stretched evenly by l, the stress spread over the band gives the Laplace law's
+ * normal force, integral of f_r across the band = -2 T / a (T the even tension), within 1.5 %
+ * at 8 cells a radius and converging at second order; no force where no band is; the
+ * membrane's band holds B and the fluid around it does not (membrane_hold). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/grid.h"
+#include "stencils/kernel_list.h"
+#include "stencils/membrane.h"
+#include "tests/test_support.h"
+
+/* Skalak's principal tension T_1 for stretches l1, l2 (the second from swapping them). */
+static double skalak_t1(double gs, double c, double l1, double l2)
+{
+  const double j = l1 * l2;
+  return gs / j * (l1 * l1 * (l1 * l1 - 1.0) + c * j * j * (j * j - 1.0));
+}
+
+static double sym_max_abs(sym_tensor_t t)
+{
+  return fmax(fmax(fmax(fabs(t.xx), fabs(t.yy)), fmax(fabs(t.zz), fabs(t.xy))),
+              fmax(fabs(t.xz), fabs(t.yz)));
+}
+
+START_TEST(no_tension_at_rest)
+{
+  const sym_tensor_t I = {1, 1, 1, 0, 0, 0};
+  const double n[3][3] = {{0, 0, 1}, {0.6, 0.8, 0}, {1 / sqrt(3.0), -1 / sqrt(3.0), 1 / sqrt(3.0)}};
+  for (int k = 0; k < 3; k++) {
+    const sym_tensor_t t = membrane_tension_at(I, n[k][0], n[k][1], n[k][2], 5e-3, 10.0);
+    ck_assert_msg(sym_max_abs(t) < 1e-15 * 5e-3 * 21, "tension at rest %g", sym_max_abs(t));
+  }
+}
+END_TEST
+
+START_TEST(principal_tensions_are_skalak)
+{
+  const double gs = 5e-3;
+  const double cases[][4] = {{1.2, 0.9, 0.7, 1.0}, {1.5, 1.1, 2.0, 10.0}, {0.8, 0.8, 1.3, 0.5},
+                             {2.0, 1.0, 0.4, 50.0}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const double l1 = cases[k][0], l2 = cases[k][1], l3 = cases[k][2], c = cases[k][3];
+    /* F = [[l1, 0, g], [0, l2, 0], [0, 0, l3]]: the normal fibre stretched by l3 and
+     * tilted by g, which leave the surface's strain, so its tension, alone */
+    const double tilt = 0.3 * (double)k;
+    const sym_tensor_t B = {l1 * l1 + tilt * tilt, l2 * l2, l3 * l3, 0, tilt * l3, 0};
+    const sym_tensor_t t = membrane_tension_at(B, 0, 0, 1, gs, c);
+    const double t1 = skalak_t1(gs, c, l1, l2), t2 = skalak_t1(gs, c, l2, l1);
+    ck_assert_msg(fabs(t.xx - t1) < 1e-12 * fabs(t1) + 1e-18, "T1 %g, Skalak %g", t.xx, t1);
+    ck_assert_msg(fabs(t.yy - t2) < 1e-12 * fabs(t2) + 1e-18, "T2 %g, Skalak %g", t.yy, t2);
+    ck_assert(fabs(t.zz) < 1e-15 && fabs(t.xz) < 1e-15 && fabs(t.yz) < 1e-15 &&
+              fabs(t.xy) < 1e-15);
+  }
+}
+END_TEST
+
+/* R B R^T for a rotation R (rows), as a symmetric tensor. */
+static sym_tensor_t rotate(const double R[3][3], sym_tensor_t b)
+{
+  const double m[3][3] = {{b.xx, b.xy, b.xz}, {b.xy, b.yy, b.yz}, {b.xz, b.yz, b.zz}};
+  double r[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      r[i][j] = 0;
+      for (int k = 0; k < 3; k++)
+        for (int l = 0; l < 3; l++) r[i][j] += R[i][k] * m[k][l] * R[j][l];
+    }
+  const sym_tensor_t t = {r[0][0], r[1][1], r[2][2], r[0][1], r[0][2], r[1][2]};
+  return t;
+}
+
+START_TEST(tension_turns_with_the_membrane)
+{
+  /* a rotation about (1, 2, 2)/3 by 0.7 rad (Rodrigues) */
+  const double ax[3] = {1 / 3.0, 2 / 3.0, 2 / 3.0}, th = 0.7, c = cos(th), s = sin(th);
+  double R[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      const double cross[3][3] = {{0, -ax[2], ax[1]}, {ax[2], 0, -ax[0]}, {-ax[1], ax[0], 0}};
+      R[i][j] = (i == j ? c : 0) + (1 - c) * ax[i] * ax[j] + s * cross[i][j];
+    }
+  /* a general B (stretch, shear in the plane and across it) */
+  const sym_tensor_t B = {1.3, 0.8, 1.1, 0.2, 0.15, -0.1};
+  const double n[3] = {0, 0, 1};
+  const sym_tensor_t t = membrane_tension_at(B, n[0], n[1], n[2], 1.0, 2.0);
+  const double rn[3] = {R[0][2], R[1][2], R[2][2]};
+  const sym_tensor_t tr = membrane_tension_at(rotate(R, B), rn[0], rn[1], rn[2], 1.0, 2.0);
+  const sym_tensor_t expect = rotate(R, t);
+  const sym_tensor_t d = {tr.xx - expect.xx, tr.yy - expect.yy, tr.zz - expect.zz,
+                          tr.xy - expect.xy, tr.xz - expect.xz, tr.yz - expect.yz};
+  ck_assert_msg(sym_max_abs(d) < 1e-13 * sym_max_abs(t), "rotated %g", sym_max_abs(d));
+  /* tangential: tau n = 0 */
+  const double tn[3] = {tr.xx * rn[0] + tr.xy * rn[1] + tr.xz * rn[2],
+                        tr.xy * rn[0] + tr.yy * rn[1] + tr.yz * rn[2],
+                        tr.xz * rn[0] + tr.yz * rn[1] + tr.zz * rn[2]};
+  ck_assert(fabs(tn[0]) + fabs(tn[1]) + fabs(tn[2]) < 1e-13 * sym_max_abs(t));
+}
+END_TEST
+
+START_TEST(band_holds_b)
+{
+  ck_assert_double_eq(membrane_hold(0.0), 1.0);
+  ck_assert_double_eq(membrane_hold(-MEMBRANE_HOLD_INNER), 1.0);
+  ck_assert_double_eq(membrane_hold(MEMBRANE_HOLD_OUTER), 0.0);
+  ck_assert_double_eq(membrane_hold(-MEMBRANE_LEVEL_CAP), 0.0);
+  ck_assert_double_eq(membrane_delta(MEMBRANE_DELTA_WIDTH), 0.0);
+  /* the delta's integral over psi is 1 (midpoint rule, fine) */
+  double sum = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; i++) {
+    const double psi = -3.0 + 6.0 * (i + 0.5) / n;
+    sum += membrane_delta(psi) * 6.0 / n;
+  }
+  ck_assert_msg(fabs(sum - 1.0) < 1e-6, "integral of the delta %g", sum);
+}
+END_TEST
+
+/* The Laplace law on a sphere of radius a cells (centre at a cell centre), stretched evenly
+ * by l: B = l^2 P + l^-4 n n.  Returns the relative error of the integral of f_x along the
+ * +x half-line through the centre against -2 T / a; the largest |f_x| beyond the band into
+ * *outside. */
+static double laplace_error(int a, double l, double gs, double c, double *outside)
+{
+  const int n = 2 * a + 2 * (int)MEMBRANE_LEVEL_CAP + 2, cells[3] = {n, n, n};
+  const double length[3] = {n, n, n};                   /* h = 1: psi in cells is r - a */
+  efsi_grid g = test_grid(cells, length, 0, 0);
+  double *level = field_alloc(&g), *b[6], *s[6];
+  for (int t = 0; t < 6; t++) {
+    b[t] = field_alloc(&g);
+    s[t] = field_alloc(&g);
+  }
+  const double x0 = n / 2 + 0.5;   /* the centre: a cell centre */
+  for (int k = -EFSI_HALO; k < n + EFSI_HALO; k++)
+    for (int j = -EFSI_HALO; j < n + EFSI_HALO; j++)
+      for (int i = -EFSI_HALO; i < n + EFSI_HALO; i++) {
+        const ptrdiff_t p = grid_index(&g, i, j, k);
+        const double x[3] = {i + 0.5 - x0, j + 0.5 - x0, k + 0.5 - x0};
+        const double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        level[p] = fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, r - a));
+        const double e[3] = {r > 0 ? x[0] / r : 0, r > 0 ? x[1] / r : 0, r > 0 ? x[2] / r : 1};
+        const double tan = l * l, nor = 1.0 / (l * l * l * l);
+        const int ti[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+        for (int t = 0; t < 6; t++) {
+          const int u = ti[t][0], v = ti[t][1];
+          b[t][p] = tan * ((u == v) - e[u] * e[v]) + nor * e[u] * e[v];
+          s[t][p] = 0.0;
+        }
+      }
+  double *const level_list[1] = {level};
+  membrane_stress_add(&g, 1, level_list, &gs, &c, b, s);
+  /* f_x at the x faces of the row through the centre (j = k = n/2: cell centre x0) */
+  const int jc = n / 2, kc = n / 2;
+  double integral = 0.0, beyond = 0.0;
+  for (int i = n / 2 + 1; i < n; i++) {
+    const ptrdiff_t p = grid_index(&g, i, jc, kc);
+    const double fx = (s[TXX][p] - s[TXX][p - 1]) + (s[TXY][p + g.stride[1]] - s[TXY][p])
+                    + (s[TXZ][p + g.stride[2]] - s[TXZ][p]);
+    integral += fx;
+    if (fabs(i - x0 - a) > MEMBRANE_DELTA_WIDTH + 2) beyond = fmax(beyond, fabs(fx));
+  }
+  const double tension = gs * ((l * l - 1.0) + c * l * l * (l * l * l * l - 1.0));
+  *outside = beyond / (2.0 * tension / a);
+  field_free(level);
+  for (int t = 0; t < 6; t++) {
+    field_free(b[t]);
+    field_free(s[t]);
+  }
+  return integral / (-2.0 * tension / a) - 1.0;
+}
+
+START_TEST(laplace_law_converges)
+{
+  double outside[3];
+  const int radii[3] = {8, 16, 32};
+  double err[3];
+  for (int r = 0; r < 3; r++) {
+    err[r] = laplace_error(radii[r], 1.05, 1.0, 1.0, &outside[r]);
+    printf("Laplace law, %2d cells a radius: relative error %+.3e, force beyond the band "
+           "%.1e of 2T/a\n", radii[r], err[r], outside[r]);
+  }
+  const double order = log(fabs(err[1] / err[2])) / log(2.0);
+  printf("Laplace law: order %.2f between 16 and 32 cells a radius\n", order);
+  ck_assert_msg(fabs(err[0]) < 0.015, "8 cells a radius: %g", err[0]);
+  ck_assert_msg(fabs(err[2]) < 0.002, "32 cells a radius: %g", err[2]);
+  ck_assert_msg(order > 1.7, "order %g", order);
+  for (int r = 0; r < 3; r++) ck_assert_msg(outside[r] < 1e-12, "force beyond the band");
+}
+END_TEST
+
+static Suite *membrane_suite(void)
+{
+  Suite *s = suite_create("membrane");
+  TCase *tc = tcase_create("membrane");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, no_tension_at_rest);
+  tcase_add_test(tc, principal_tensions_are_skalak);
+  tcase_add_test(tc, tension_turns_with_the_membrane);
+  tcase_add_test(tc, band_holds_b);
+  tcase_add_test(tc, laplace_law_converges);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void)
+{
+  SRunner *sr = srunner_create(membrane_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  const int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
