@@ -37,12 +37,21 @@
 #define MEMBRANE_HOLD_OUTER 5.0
 #define MEMBRANE_LEVEL_CAP 8.0
 
-/* The smoothed delta function of psi (cells): (1 + cos(pi psi/eps)) / (2 eps) for
- * |psi| < eps, 0 beyond; its integral over psi is 1. */
+/* The smoothed delta function of psi (cells): Peskin's four-point function (Peskin, Acta
+ * Numerica 11 (2002) 479), stretched to the half-width eps = 2 cells,
+ *   phi(r) = (3 - 2|r| + sqrt(1 + 4|r| - 4 r^2)) / 8        for |r| <= 1,
+ *            (5 - 2|r| - sqrt(-7 + 12|r| - 4 r^2)) / 8      for 1 <= |r| <= 2, else 0,
+ * r = 2 psi / eps: continuous with its derivative, its integral 1, and its values at points
+ * one cell apart sum to 1 wherever they fall, so the band's force sums to the membrane's
+ * on the grid too.  Arithmetic and square roots only: the GPU rounds them as the CPU does,
+ * where its cos() does not (docs/gpu.md). */
 EFSI_POINT double membrane_delta(double psi)
 {
-  const double eps = MEMBRANE_DELTA_WIDTH;
-  return fabs(psi) < eps ? (1.0 + cos(EFSI_PI * psi / eps)) * (0.5 / eps) : 0.0;
+  const double r = fabs(psi) * (2.0 / MEMBRANE_DELTA_WIDTH);
+  const double scale = 2.0 / MEMBRANE_DELTA_WIDTH / 8.0;
+  if (r <= 1.0) return scale * ((3.0 - 2.0 * r) + sqrt(1.0 + 4.0 * r - 4.0 * r * r));
+  if (r < 2.0) return scale * ((5.0 - 2.0 * r) - sqrt(-7.0 + 12.0 * r - 4.0 * r * r));
+  return 0.0;
 }
 
 /* How much of a cell at level psi holds B for the membrane: 1 in the band
@@ -121,9 +130,19 @@ EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny
  * same surface strain whose normal fibre is neither tilted nor stretched but by the volume
  * it keeps (det = 1 when det B_s = J_s^2).  The tension reads only the tangential part of
  * B^-1, which the reset keeps; the fluid beside a tank-treading membrane shears B's normal
- * fibre without bound, which the reset takes away (docs/membrane.md, "B in the band"). */
+ * fibre without bound, which the reset takes away (docs/membrane.md, "B in the band").
+ * B is returned as it is while the fibre's tilt is within MEMBRANE_RESET_TILT. */
+#define MEMBRANE_RESET_TILT 0.2
 EFSI_POINT sym_tensor_t membrane_reset_at(sym_tensor_t B, double nx, double ny, double nz)
 {
+  /* the normal fibre's tilt |B n - (n.B n) n| / (n.B n): reset only beyond
+   * MEMBRANE_RESET_TILT, since each reset with a normal a little off the material's (psi's
+   * gradient is second-order accurate) pulls the surface strain towards the normal's */
+  const double bnx = B.xx * nx + B.xy * ny + B.xz * nz, bny = B.xy * nx + B.yy * ny + B.yz * nz;
+  const double bnz = B.xz * nx + B.yz * ny + B.zz * nz, beta = nx * bnx + ny * bny + nz * bnz;
+  const double tx = bnx - beta * nx, ty = bny - beta * ny, tz = bnz - beta * nz;
+  if (tx * tx + ty * ty + tz * tz <= MEMBRANE_RESET_TILT * MEMBRANE_RESET_TILT * beta * beta)
+    return B;
   double det;
   const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
   const double k = det - 1.0;   /* A^-1 = B_s + n n: add (1/J_s^2 - 1) n n */
@@ -164,8 +183,9 @@ EFSI_POINT sym_tensor_t membrane_stress_at(double psi, double gx, double gy, dou
  * WENO5 advection of B's components, weno5.h), at every owned cell; halo needed: psi width
  * 3, u, v, w width 1.
  * membrane_reset: B's normal fibre reset (membrane_reset_at) at every owned cell within
- * MEMBRANE_HOLD_OUTER of a membrane, the normal from the centred gradient of its level;
- * halo needed: the level width 1.  Operations per cell in a band: 112 + 30. */
-#define MEMBRANE_RESET_FLOPS 142.0
+ * MEMBRANE_HOLD_OUTER of a membrane where the fibre's tilt passed MEMBRANE_RESET_TILT, the
+ * normal from the centred gradient of the level psi^N; halo needed: the level width 1.
+ * Operations per cell in a band: 112 + 30 + 20. */
+#define MEMBRANE_RESET_FLOPS 162.0
 
 #endif

@@ -339,9 +339,11 @@ START_TEST(b_advance_in_plasma_agrees)
           b.host[10 + c][p] = x < 0.4 ? 0.0 : x < 0.8 ? -0.0 : 1e-30 * (x - 0.9);
         }
         b.host[16][p] = b.host[17][p] = 0.0;
+        b.host[24][p] = MEMBRANE_LEVEL_CAP;   /* no membrane's band holds B there either */
         plasma += i >= 0 && j >= 0 && k >= 0 && j < g->n[1] && k < g->n[2];
       }
   for (int f = 10; f < 18; f++) device_upload(b.dev[f], b.host[f], g->size);
+  device_upload(b.dev[24], b.host[24], g->size);
   call_b_advance(&b, &efsi_cpu_kernels, 0, NULL, NULL);   /* the registry test's call */
   call_b_advance(&b, &efsi_cuda_kernels, 1, NULL, NULL);
   device_synchronize();

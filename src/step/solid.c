@@ -58,6 +58,6 @@ void solid_tensor(efsi_solver *sv, efsi_state *s)
   double **b[6];
   for (int t = 0; t < 6; t++) b[t] = &s->b[t];
   FIELDS_SWAP(sv, b_next, b);
-  /* in the membranes' bands, B's normal fibre reset with the normals of psi^N */
+  /* in the membranes' bands, B's tilted normal fibres reset with the normals of psi^N */
   if (nlevel > 0) RUN(sv, membrane_reset, &s->grid, nlevel, FIELDS(sv, level_before), s->b);
 }
