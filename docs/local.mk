@@ -3,7 +3,7 @@ dist_doc_DATA += docs/architecture.md docs/building.md docs/method.md docs/discr
   docs/solid.md docs/bodies.md docs/tracers.md docs/parallel.md docs/smac.md docs/case-file.md \
   docs/output.md docs/verification.md docs/verification-solid.md docs/sphere-shear-theory.md \
   docs/performance.md docs/performance-gpu.md docs/scaling.md docs/studies.md docs/gpu.md \
-  docs/scripts.md
+  docs/scripts.md docs/membrane.md
 # The hematocrit sweeps' figures and tables (docs/studies.md)
 EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
   docs/hematocrit-gpu/cell_free_layer_timeseries.csv \
@@ -29,12 +29,15 @@ EXTRA_DIST += docs/acm-smac/report.md docs/acm-smac/initial_state.json \
   docs/acm-smac/flow_comparison.csv docs/acm-smac/flow_comparison.png \
   docs/acm-smac/snapshot_differences.csv docs/acm-smac/convergence.csv \
   docs/acm-smac/convergence.png docs/acm-smac/fig2.png
-# The Fig. 2 study at full size, to t = 0.64 ms on two H100 (docs/studies.md)
+# The Fig. 2 study at full size, to t = 0.64 ms on one H200 (docs/studies.md)
 EXTRA_DIST += docs/acm-smac-128/report.md docs/acm-smac-128/initial_state.json \
   docs/acm-smac-128/body_comparison.csv docs/acm-smac-128/body_comparison.png \
   docs/acm-smac-128/flow_comparison.csv docs/acm-smac-128/flow_comparison.png \
   docs/acm-smac-128/snapshot_differences.csv docs/acm-smac-128/convergence.csv \
-  docs/acm-smac-128/convergence.png docs/acm-smac-128/fig2.png
+  docs/acm-smac-128/convergence.png docs/acm-smac-128/fig2.png \
+  docs/acm-smac-128/fig2_state.npz
+# The capsule in shear (docs/membrane.md)
+EXTRA_DIST += docs/membrane/capsule_shear.png docs/membrane/capsule_shear.csv
 # Past measurements, a line each (docs/performance.md), installed beside the pages that link them
 docresultsdir = $(docdir)/results
 dist_docresults_DATA = docs/results/performance-log.md
