@@ -1,0 +1,51 @@
+#!/bin/sh
+# Membrane RBCs through a whole run (docs/membrane.md): the quickstart's tube with its three
+# RBCs as membranes round an interior five times as viscous (rbc.model = membrane), seeded
+# as the solid ones are, for 40 steps.  The restart file holds each membrane's level
+# (level_rbc); a run continued from step 20 ends with the bits of the uninterrupted one, and
+# so does the same run on two ranks; --check counts the membrane's arrays.  1 on failure.
+. "$(dirname "$0")/lib.sh"
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+export OMP_NUM_THREADS=1
+grep -v '^modulus = 2e-2' "$top_srcdir/runs/quickstart.ini" > "$tmp/case.ini"
+set -- --set rbc.model=membrane --set rbc.surface_modulus=5e-3 --set rbc.dilatation=10 \
+  --set rbc.viscosity=5 --set output.restart_every=20 --set output.fields_every=0
+
+# the plain run's --check: the level and its next value counted (2 arrays more a cell than
+# the solid RBC's, and one for the viscosity contrast)
+mem() { "$efsi" --check "$@" 2>&1 | sed -n 's/.* \([0-9]*\) bytes per cell.*/\1/p'; }
+solid=$(mem "$top_srcdir/runs/quickstart.ini")
+membrane=$(mem "$@" "$tmp/case.ini")
+if [ -n "$solid" ] && [ -n "$membrane" ] && [ "$membrane" -gt "$solid" ]; then
+  ok "--check: $membrane bytes a cell with membrane RBCs, $solid with solid ones"
+else
+  fail "--check's bytes a cell: membrane '$membrane', solid '$solid'"
+fi
+
+e1 -o "$tmp/whole" "$@" --steps 40 "$tmp/case.ini" > "$tmp/whole.log" 2>&1 ||
+  { fail "the membrane run failed"; tail -5 "$tmp/whole.log"; }
+if ! { e1 -o "$tmp/parts" "$@" --steps 20 "$tmp/case.ini" &&
+        e1 -o "$tmp/parts" "$@" --steps 40 --restart latest "$tmp/case.ini"; } \
+     > "$tmp/parts.log" 2>&1; then
+  fail "the run in two parts failed"
+  tail -5 "$tmp/parts.log"
+fi
+$EFSI_MPIRUN -np 2 "$efsi" -o "$tmp/two" "$@" --steps 40 "$tmp/case.ini" > "$tmp/two.log" 2>&1 ||
+  { fail "the run on two ranks failed"; tail -5 "$tmp/two.log"; }
+
+if ncdump -h "$tmp/whole/restart_00000040.nc" 2> /dev/null | grep -q 'double level_rbc('; then
+  ok "the restart file holds level_rbc"
+else
+  fail "no level_rbc in the restart file"
+fi
+if same "$tmp/whole/restart_00000040.nc" "$tmp/parts/restart_00000040.nc"; then
+  ok "continued from step 20: the bits of the uninterrupted run"
+else
+  fail "the continued run differs from the uninterrupted one"
+fi
+if same "$tmp/whole/restart_00000040.nc" "$tmp/two/restart_00000040.nc"; then
+  ok "two ranks: the bits of one"
+else
+  fail "two ranks differ from one"
+fi
+[ "$failures" -eq 0 ]
