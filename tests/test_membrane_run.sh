@@ -3,7 +3,8 @@
 # RBCs as membranes round an interior five times as viscous (rbc.model = membrane), seeded
 # as the solid ones are, for 40 steps.  The restart file holds each membrane's level
 # (level_rbc); a run continued from step 20 ends with the bits of the uninterrupted one, and
-# so does the same run on two ranks; --check counts the membrane's arrays.  1 on failure.
+# so does the same run on two ranks; --check counts the membrane's arrays and warns that the
+# RBC's centre is thinner than the membrane's two bands.  1 on failure.
 . "$(dirname "$0")/lib.sh"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 export OMP_NUM_THREADS=1
@@ -20,6 +21,13 @@ if [ -n "$solid" ] && [ -n "$membrane" ] && [ "$membrane" -gt "$solid" ]; then
   ok "--check: $membrane bytes a cell with membrane RBCs, $solid with solid ones"
 else
   fail "--check's bytes a cell: membrane '$membrane', solid '$solid'"
+fi
+
+# the quickstart's RBC is 20 cells across: its centre, 2.1 cells thick, is warned about
+if "$efsi" --check "$@" "$tmp/case.ini" 2>&1 | grep -q "warning: rbc.model = membrane: the RBC's centre is 2.1 cells thick"; then
+  ok "--check warns of the membrane RBC's thin centre"
+else
+  fail "no warning of the membrane RBC's thin centre"
 fi
 
 e1 -o "$tmp/whole" "$@" --steps 40 "$tmp/case.ini" > "$tmp/whole.log" 2>&1 ||

@@ -16,6 +16,7 @@
 
 #include "base/device.h"
 #include "base/errors.h"
+#include "stencils/shapes.h"
 #include "src/case/init.h"
 #include "src/case/materials.h"
 #include "src/step/solver.h"
@@ -248,6 +249,16 @@ void plan_warnings(const efsi_config *c)
            "centre (about 0.1 of its diameter) is under one or two cells; at least 16 cells "
            "across resolve its shape (the paper uses 24; docs/bodies.md)\n", c->rbc_diameter,
            c->rbc_diameter / h, h);
+  /* a membrane RBC: its faces' bands (MEMBRANE_DELTA_WIDTH cells each side) meet where the
+   * disc is thinner than two of them, and the level's gradient vanishes on its mid-plane */
+  const double centre = 2.0 * rbc_half_thickness(c->rbc_diameter, 0.0) / h;
+  if (rbc && c->material[BODY_FAMILY_RBC].model == MATERIAL_MODEL_MEMBRANE &&
+      centre < 2.0 * MEMBRANE_DELTA_WIDTH)
+    printf("efsi: warning: rbc.model = membrane: the RBC's centre is %.1f cells thick (h = "
+           "%.4g), thinner than its two faces' bands (%g cells): their forces overlap there; "
+           "about %.0f cells across keep them apart (docs/membrane.md, \"What is not yet\")\n",
+           centre, h, 2.0 * MEMBRANE_DELTA_WIDTH,
+           ceil(2.0 * MEMBRANE_DELTA_WIDTH * c->rbc_diameter / (centre * h)));
   const int platelets = c->platelet_count > 0 || c->platelet_fraction > 0;
   const double thin = fmin(c->platelet_semi_axes[0], fmin(c->platelet_semi_axes[1],
                                                           c->platelet_semi_axes[2]));
