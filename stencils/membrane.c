@@ -1,8 +1,10 @@
 /* The membranes' kernels (formulas in membrane.h, reasoning in docs/membrane.md), for both
  * backends (stencils/loop.h; stencils/cuda/loops.cu compiles this file): the membrane stress
- * added to the stress of level N, and the level's transport. */
+ * added to the stress of level N, the bending force added to v*, the reset of B's normal
+ * fibre, and the level's transport. */
 #include "base/limits.h"
 #include "stencils/kernel_list.h"
+#include "stencils/location.h"
 #include "stencils/loop.h"
 
 /* The membrane's stress component `comp` (TXY, TXZ or TYZ) on the d-e edge of index p (d < e,
@@ -114,4 +116,38 @@ void KERNEL(membrane_reset)(const efsi_grid *g, int nmem, double *const level[],
             const double inv = 1.0 / norm;
             sym_store(bl, p, membrane_reset_at(sym_load(bl, p), gx * inv, gy * inv, gz * inv));
           });
+}
+
+void KERNEL(membrane_bending_add)(const efsi_grid *g, int nmem, double *const level[],
+                                  const double *bending, double scale, double *fu, double *fv,
+                                  double *fw)
+{
+  double *lv[EFSI_MAX_MATERIALS], kb[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) {
+    lv[m] = level[m];
+    kb[m] = bending[m];
+  }
+  double *const out[3] = {fu, fv, fw};
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  for (int d = 0; d < 3; d++) {
+    int lo[3], hi[3];
+    location_range(g, LOC_FACE_X + d, lo, hi);
+    double *restrict o = out[d];
+    const ptrdiff_t sd = g->stride[d];
+    const int dd = d;
+    FOR_BOX(g, lo, hi, q,
+            const ptrdiff_t st[3] = {sx, sy, sz};
+            const double ih[3] = {ihx, ihy, ihz};
+            for (int m = 0; m < nmem; m++) {
+              const double *const psi = lv[m];
+              if (!(fabs(psi[q]) < MEMBRANE_DELTA_WIDTH) &&
+                  !(fabs(psi[q - sd]) < MEMBRANE_DELTA_WIDTH))
+                continue;
+              double a[3], b[3];
+              bending_force_at(psi, q, st, ih, kb[m], a);
+              bending_force_at(psi, q - sd, st, ih, kb[m], b);
+              o[q] += scale * (0.5 * (a[dd] + b[dd]));
+            });
+  }
 }

@@ -179,6 +179,115 @@ EFSI_POINT sym_tensor_t membrane_stress_at(double psi, double gx, double gy, dou
  * differences; none outside it. */
 #define MEMBRANE_STRESS_FLOPS(nmem) ((nmem) * (4.0 * (MEMBRANE_TENSION_FLOPS + 25.0) + 60.0))
 
+/* Bending (Helfrich, zero spontaneous curvature; docs/membrane.md, "Bending"): energy
+ * (k_b/2) kappa^2 per area, kappa = div n the total curvature (2/R on a sphere, n outward),
+ * and the force on the fluid per area of membrane
+ *   f = k_b (lap_s kappa + kappa (kappa^2/2 - 2 K)) n,
+ * K the Gaussian curvature, lap_s the surface Laplacian: zero on a sphere, k_b / (2 R^3)
+ * outwards on a cylinder.  From the level by centred differences: with g = grad psi, H the
+ * Hessian of psi,
+ *   kappa = (|g|^2 tr H - g.H.g) / |g|^3,   K = g.adj(H).g / |g|^4,
+ *   lap_s kappa = lap kappa - n.Hess(kappa).n - kappa dkappa/dn,
+ * kappa's derivatives from its values at the 19 points of the centred stencil round the
+ * cell. */
+
+/* kappa and K at p from the level's centred differences (h_d = 1/ih[d]); the unit normal
+ * into n.  Returns 0 where the gradient vanishes (kappa = K = 0 there). */
+EFSI_POINT int level_curvatures_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
+                                   const double ih[3], double *kappa, double *gauss,
+                                   double n[3])
+{
+  double g[3], H[3][3];
+  for (int d = 0; d < 3; d++) {
+    g[d] = 0.5 * ih[d] * (psi[p + s[d]] - psi[p - s[d]]);
+    H[d][d] = ih[d] * ih[d] * ((psi[p + s[d]] - psi[p]) - (psi[p] - psi[p - s[d]]));
+  }
+  for (int d = 0; d < 3; d++)
+    for (int e = d + 1; e < 3; e++) {
+      const ptrdiff_t a = s[d], b = s[e];
+      H[d][e] = H[e][d] = 0.25 * ih[d] * ih[e]
+                        * ((psi[p + a + b] - psi[p + a - b]) - (psi[p - a + b] - psi[p - a - b]));
+    }
+  const double g2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+  if (!(g2 > 0.0)) {
+    *kappa = *gauss = 0.0;
+    n[0] = n[1] = n[2] = 0.0;
+    return 0;
+  }
+  const double norm = sqrt(g2);
+  double gHg = 0.0, adj = 0.0;
+  for (int d = 0; d < 3; d++)
+    for (int e = 0; e < 3; e++) gHg += g[d] * H[d][e] * g[e];
+  /* g . adj(H) . g with adj(H) the cofactor matrix of the symmetric H */
+  const double A[3][3] = {{H[1][1] * H[2][2] - H[1][2] * H[1][2], H[0][2] * H[1][2] - H[0][1] * H[2][2],
+                           H[0][1] * H[1][2] - H[0][2] * H[1][1]},
+                          {H[0][2] * H[1][2] - H[0][1] * H[2][2], H[0][0] * H[2][2] - H[0][2] * H[0][2],
+                           H[0][1] * H[0][2] - H[0][0] * H[1][2]},
+                          {H[0][1] * H[1][2] - H[0][2] * H[1][1], H[0][1] * H[0][2] - H[0][0] * H[1][2],
+                           H[0][0] * H[1][1] - H[0][1] * H[0][1]}};
+  for (int d = 0; d < 3; d++)
+    for (int e = 0; e < 3; e++) adj += g[d] * A[d][e] * g[e];
+  *kappa = (g2 * (H[0][0] + H[1][1] + H[2][2]) - gHg) / (g2 * norm);
+  *gauss = adj / (g2 * g2);
+  for (int d = 0; d < 3; d++) n[d] = g[d] / norm;
+  return 1;
+}
+
+/* kappa at p, alone. */
+EFSI_POINT double level_kappa_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
+                                 const double ih[3])
+{
+  double kappa, gauss, n[3];
+  level_curvatures_at(psi, p, s, ih, &kappa, &gauss, n);
+  return kappa;
+}
+
+/* The bending force on the fluid at the centre p, delta(psi) |grad psi| f (a force per
+ * volume), for the bending modulus kb, into f[3]; 0 outside the delta's band. */
+EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
+                                 const double ih[3], double kb, double f[3])
+{
+  f[0] = f[1] = f[2] = 0.0;
+  const double weight = membrane_delta(psi[p]);
+  if (!(weight > 0.0) || !(kb > 0.0)) return;
+  double kappa, gauss, n[3];
+  if (!level_curvatures_at(psi, p, s, ih, &kappa, &gauss, n)) return;
+  /* kappa's gradient and Hessian by centred differences of its values round p */
+  double dk[3], Hk[3][3], lap = 0.0;
+  for (int d = 0; d < 3; d++) {
+    const double up = level_kappa_at(psi, p + s[d], s, ih), down = level_kappa_at(psi, p - s[d], s, ih);
+    dk[d] = 0.5 * ih[d] * (up - down);
+    Hk[d][d] = ih[d] * ih[d] * ((up - kappa) - (kappa - down));
+    lap += Hk[d][d];
+  }
+  for (int d = 0; d < 3; d++)
+    for (int e = d + 1; e < 3; e++) {
+      const ptrdiff_t a = s[d], b = s[e];
+      Hk[d][e] = Hk[e][d] = 0.25 * ih[d] * ih[e]
+          * ((level_kappa_at(psi, p + a + b, s, ih) - level_kappa_at(psi, p + a - b, s, ih))
+             - (level_kappa_at(psi, p - a + b, s, ih) - level_kappa_at(psi, p - a - b, s, ih)));
+    }
+  double nHn = 0.0, dn = 0.0;
+  for (int d = 0; d < 3; d++) {
+    dn += n[d] * dk[d];
+    for (int e = 0; e < 3; e++) nHn += n[d] * Hk[d][e] * n[e];
+  }
+  const double lap_s = lap - nHn - kappa * dn;
+  const double g[3] = {0.5 * ih[0] * (psi[p + s[0]] - psi[p - s[0]]),
+                       0.5 * ih[1] * (psi[p + s[1]] - psi[p - s[1]]),
+                       0.5 * ih[2] * (psi[p + s[2]] - psi[p - s[2]])};
+  const double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  const double magnitude = kb * (lap_s + kappa * (0.5 * kappa * kappa - 2.0 * gauss)) * weight * norm;
+  for (int d = 0; d < 3; d++) f[d] = magnitude * n[d];
+}
+
+/* membrane_bending_add: v*_d += scale (f_d(p) + f_d(p - s_d)) / 2 at every face the momentum
+ * predictor updates (location.h), f the bending force at the cell centres
+ * (bending_force_at), scale = dt / rho; nmem membranes, each a level and a bending modulus.
+ * Halo needed: the level width 3 (kappa's second differences round the face's cells).
+ * Operations per face and membrane in a band: about 2 x 19 x 60; none outside it. */
+#define MEMBRANE_BENDING_FLOPS 2300.0
+
 /* level_advance: the level advanced by one explicit step, next = psi - dt v.grad psi (the
  * WENO5 advection of B's components, weno5.h), at every owned cell; halo needed: psi width
  * 3, u, v, w width 1.

@@ -119,6 +119,13 @@ CALL(membrane_stress_add)
   const double gs[1] = {5e-3}, dilatation[1] = {10.0};
   k->membrane_stress_add(g, 1, level, gs, dilatation, bb, ss);
 }
+CALL(membrane_bending_add)
+{
+  FIELDS;
+  double *const level[1] = {a[3]};
+  const double bending[1] = {2e-4};
+  k->membrane_bending_add(g, 1, level, bending, 0.01, a[5], a[6], a[7]);
+}
 CALL(momentum_predictor)
 {
   FIELDS;

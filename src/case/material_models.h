@@ -34,9 +34,9 @@
     "Newtonian fluid carried with the body, of its own viscosity: the stress 2 mu_m D "   \
     "(docs/method.md)")                                                                   \
   X(MEMBRANE, "membrane", "stencils/membrane.h",                                          \
-    "elastic membrane (Skalak law) round a fluid interior of its own viscosity: the "     \
-    "stress 2 mu_m D inside, and the membrane's tension spread over a band of its level " \
-    "(docs/membrane.md)")                                                                 \
+    "elastic membrane (Skalak law, Helfrich bending) round a fluid interior of its own "  \
+    "viscosity: the stress 2 mu_m D inside, the membrane's tension spread over a band of " \
+    "its level, and its bending force (docs/membrane.md)")                               \
   EFSI_EXTRA_MATERIAL_MODELS(X)
 
 /* The models' parameters, each a number > 0: X(..., MODELS, ID, "key", default, "meaning"),
@@ -56,6 +56,8 @@
     "surface shear modulus G_s (force per length)")                                       \
   X(__VA_ARGS__, IN(MEMBRANE), DILATATION, "dilatation", 1.0,                              \
     "Skalak's area dilatation ratio C (area modulus G_s (1 + 2 C))")                     \
+  X(__VA_ARGS__, IN(MEMBRANE), BENDING, "bending", 2e-4,                                   \
+    "bending modulus k_b (energy; 2e-4 = 2e-19 J, an RBC's)")                             \
   EFSI_EXTRA_MATERIAL_PARAMETERS(X, __VA_ARGS__)
 
 /* The fields a model's material holds besides phi_m (every solid shares the state's B):

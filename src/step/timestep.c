@@ -6,7 +6,10 @@
  *   elastic      h / (sqrt(3) c_s)   (shear waves, c_s = sqrt(G_max / rho); no solid: none)
  *   membrane     sqrt(rho h^3 / (2 pi K))   (the capillary-wave limit with the stiffest
  *                                     membrane's area modulus K = G_s (1 + 2 C) for the
- *                                     tension: docs/membrane.md; no membrane: none) */
+ *                                     tension: docs/membrane.md; no membrane: none)
+ *   bending      sqrt(2 rho h^5 / (pi^5 k_b))   (the fastest bending wave, omega^2 =
+ *                                     k_b k^5 / (2 rho) at k = pi/h, with the stiffest
+ *                                     membrane's k_b: dt omega <= 2) */
 #include "src/step/timestep.h"
 
 #include <float.h>
@@ -15,7 +18,7 @@
 
 static const char *const limit_names[LIMIT_COUNT] = {
   "viscous h^2/(6 nu)", "advective h/U", "advective-diffusive 2 nu/U^2", "elastic h/(sqrt(3) c_s)",
-  "membrane sqrt(rho h^3/(2 pi K))",
+  "membrane sqrt(rho h^3/(2 pi K))", "bending sqrt(2 rho h^5/(pi^5 k_b))",
 };
 
 const char *timestep_limit_name(int which) { return limit_names[which]; }
@@ -86,6 +89,13 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
       k_max = fmax(k_max, cs->materials.param[m][MATERIAL_PARAM_SURFACE_MODULUS]
                               * (1.0 + 2.0 * cs->materials.param[m][MATERIAL_PARAM_DILATATION]));
   ts->limit[LIMIT_MEMBRANE] = k_max > 0 ? sqrt(c->density * h * h * h / (2.0 * EFSI_PI * k_max))
+                                        : INFINITY;
+  double kb_max = 0.0;
+  for (int m = 0; m < cs->nmat; m++)
+    if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE)
+      kb_max = fmax(kb_max, cs->materials.param[m][MATERIAL_PARAM_BENDING]);
+  const double pi5 = EFSI_PI * EFSI_PI * EFSI_PI * EFSI_PI * EFSI_PI;
+  ts->limit[LIMIT_BENDING] = kb_max > 0 ? sqrt(2.0 * c->density * pow(h, 5) / (pi5 * kb_max))
                                         : INFINITY;
   ts->binding = 0;
   for (int l = 1; l < LIMIT_COUNT; l++)
