@@ -45,10 +45,9 @@ EFSI_POINT sym_tensor_t membrane_centre_at(const double *restrict psi, double *c
 {
   const sym_tensor_t zero = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH)) return zero;
-  const double gx = 0.5 * ih[0] * (psi[p + s[0]] - psi[p - s[0]]);
-  const double gy = 0.5 * ih[1] * (psi[p + s[1]] - psi[p - s[1]]);
-  const double gz = 0.5 * ih[2] * (psi[p + s[2]] - psi[p - s[2]]);
-  return membrane_stress_at(psi[p], gx, gy, gz, sym_load(b, p), gs, c);
+  double g[3];
+  level_gradient_at(psi, p, s, ih, g);
+  return membrane_stress_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs, c);
 }
 
 void KERNEL(membrane_stress_add)(const efsi_grid *g, int nmem, double *const level[],
@@ -105,16 +104,16 @@ void KERNEL(membrane_reset)(const efsi_grid *g, int nmem, double *const level[],
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   FOR_BOX(g, lo, hi, p,
+          const ptrdiff_t st[3] = {sx, sy, sz};
+          const double ih[3] = {ihx, ihy, ihz};
           for (int m = 0; m < nmem; m++) {
             const double *const psi = lv[m];
             if (!(fabs(psi[p]) < MEMBRANE_HOLD_OUTER)) continue;
-            const double gx = 0.5 * ihx * (psi[p + sx] - psi[p - sx]);
-            const double gy = 0.5 * ihy * (psi[p + sy] - psi[p - sy]);
-            const double gz = 0.5 * ihz * (psi[p + sz] - psi[p - sz]);
-            const double norm = sqrt(gx * gx + gy * gy + gz * gz);
+            double g[3];
+            const double norm = level_gradient_at(psi, p, st, ih, g);
             if (!(norm > 0.0)) continue;
             const double inv = 1.0 / norm;
-            sym_store(bl, p, membrane_reset_at(sym_load(bl, p), gx * inv, gy * inv, gz * inv));
+            sym_store(bl, p, membrane_reset_at(sym_load(bl, p), g[0] * inv, g[1] * inv, g[2] * inv));
           });
 }
 

@@ -63,6 +63,15 @@ EFSI_POINT double membrane_hold(double psi)
   return above < 1.0 ? above : 1.0;
 }
 
+/* The level's centred gradient at the centre p, (psi(p + s_d) - psi(p - s_d)) ih_d / 2 (cells
+ * per unit length), into g[3]; returns its length. */
+EFSI_POINT double level_gradient_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
+                                    const double ih[3], double g[3])
+{
+  for (int d = 0; d < 3; d++) g[d] = 0.5 * ih[d] * (psi[p + s[d]] - psi[p - s[d]]);
+  return sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+}
+
 /* The inverse of a symmetric positive definite tensor by its cofactors. */
 EFSI_POINT sym_tensor_t sym_inverse(sym_tensor_t a)
 {
@@ -198,10 +207,9 @@ EFSI_POINT int level_curvatures_at(const double *restrict psi, ptrdiff_t p, cons
                                    double n[3])
 {
   double g[3], H[3][3];
-  for (int d = 0; d < 3; d++) {
-    g[d] = 0.5 * ih[d] * (psi[p + s[d]] - psi[p - s[d]]);
+  level_gradient_at(psi, p, s, ih, g);
+  for (int d = 0; d < 3; d++)
     H[d][d] = ih[d] * ih[d] * ((psi[p + s[d]] - psi[p]) - (psi[p] - psi[p - s[d]]));
-  }
   for (int d = 0; d < 3; d++)
     for (int e = d + 1; e < 3; e++) {
       const ptrdiff_t a = s[d], b = s[e];
@@ -273,10 +281,8 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
     for (int e = 0; e < 3; e++) nHn += n[d] * Hk[d][e] * n[e];
   }
   const double lap_s = lap - nHn - kappa * dn;
-  const double g[3] = {0.5 * ih[0] * (psi[p + s[0]] - psi[p - s[0]]),
-                       0.5 * ih[1] * (psi[p + s[1]] - psi[p - s[1]]),
-                       0.5 * ih[2] * (psi[p + s[2]] - psi[p - s[2]])};
-  const double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  double g[3];
+  const double norm = level_gradient_at(psi, p, s, ih, g);
   const double magnitude = kb * (lap_s + kappa * (0.5 * kappa * kappa - 2.0 * gauss)) * weight * norm;
   for (int d = 0; d < 3; d++) f[d] = magnitude * n[d];
 }
