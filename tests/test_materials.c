@@ -41,21 +41,23 @@ static int registry_rows(const char *which, char rows[ROWS][ROW])
                material_models[m].meaning, material_models[m].formulas);
     return n;
   }
-  char models[256] = "";
-  for (int m = 0; m < MATERIAL_MODEL_COUNT; m++)
-    snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s", m ? ", " : "",
-             material_models[m].name);
   efsi_config c;
   config_defaults(&c);
   /* the families, then the voxels, whose parameters are lists (one value a label) */
   for (int f = 0; f <= BODY_FAMILY_COUNT; f++) {
+    /* the models the place may name (a membrane needs a body's shape), and of each
+     * parameter the models among them that have it */
+    const unsigned allowed = material_models_allowed(f < BODY_FAMILY_COUNT && body_family_shaped(f));
+    char models[256];
+    material_model_names(allowed, models, sizeof models);
     if (f == BODY_FAMILY_COUNT) {
       snprintf(rows[n++], ROW, "| `voxels.model` | word | `%s` | %s | the model of the voxels' "
                "materials |", material_models[c.voxels_material.model].name, models);
       for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
         const material_parameter *p = &material_parameters[k];
+        if (!(p->models & allowed)) continue;
         char owners[256];
-        material_model_names(p->models, owners, sizeof owners);
+        material_model_names(p->models & allowed, owners, sizeof owners);
         char fallback[64];
         describe_default(p->fallback, fallback, sizeof fallback);
         snprintf(rows[n++], ROW, "| `voxels.%s` | 1 to 7 numbers | %s | > 0; model %s | %s, "
@@ -68,11 +70,12 @@ static int registry_rows(const char *which, char rows[ROWS][ROW])
              b->section, material_models[b->model].name, models, b->material);
     for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
       const material_parameter *p = &material_parameters[k];
+      if (!(p->models & allowed)) continue;
       const double value = c.material[f].param[k];
       char fallback[64];
       describe_default(value, fallback, sizeof fallback);
       char owners[256];
-      material_model_names(p->models, owners, sizeof owners);
+      material_model_names(p->models & allowed, owners, sizeof owners);
       snprintf(rows[n++], ROW, "| `%s.%s` | number | %s | > 0; model %s | %s |", b->section,
                p->key, fallback, owners, p->meaning);
     }

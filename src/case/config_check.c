@@ -56,9 +56,9 @@ static void check_materials(parse_state *s)
     const char *section = body_families[f].section;
     const int model = c->material[f].model;
     const char *name = material_models[model].name;
-    if (model == MATERIAL_MODEL_MEMBRANE && f == BODY_FAMILY_WALL)
-      config_fail(s, section, "model", "a membrane needs a body's shape for its level "
-                  "(docs/membrane.md): rbc, platelet, sphere or ellipsoid, not the vessel");
+    if (!((material_models_allowed(body_family_shaped(f)) >> model) & 1u))
+      config_fail(s, section, "model", "a %s needs a body's shape for its level "
+                  "(docs/membrane.md): rbc, platelet, sphere or ellipsoid, not the vessel", name);
     for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
       const material_parameter *p = &material_parameters[k];
       char models[256];
@@ -83,9 +83,9 @@ static void check_voxel_material(parse_state *s)
   const efsi_voxel_keys *v = &c->voxels_material;
   const char *name = material_models[v->model].name;
   const int labels = voxels_labels(c);
-  if (v->model == MATERIAL_MODEL_MEMBRANE)
-    config_fail(s, "voxels", "model", "a membrane needs a body's shape for its level "
-                "(docs/membrane.md): rbc, platelet, sphere or ellipsoid, not voxels");
+  if (!((material_models_allowed(0) >> v->model) & 1u))
+    config_fail(s, "voxels", "model", "a %s needs a body's shape for its level "
+                "(docs/membrane.md): rbc, platelet, sphere or ellipsoid, not voxels", name);
   for (int k = 0; k < MATERIAL_PARAM_COUNT; k++) {
     const material_parameter *p = &material_parameters[k];
     char models[256];

@@ -129,6 +129,26 @@ extern const material_field material_fields[MATERIAL_FIELD_COUNT + 1];
 /* The words of <family>.model, NULL-terminated, in model order (the stored index). */
 extern const char *const material_model_words[MATERIAL_MODEL_COUNT + 1];
 
+/* The models whose material needs a body's shape (a membrane's level is drawn from it,
+ * docs/membrane.md), and the places that have one: every body family but the vessel; the
+ * voxels have none.  The checks of the case file and docs/case-file.md's rows follow. */
+#define MATERIAL_SHAPED_MODELS IN(MEMBRANE)
+static inline int material_needs_shape(int model)
+{
+  return (MATERIAL_SHAPED_MODELS >> model) & 1u;
+}
+static inline int body_family_shaped(int family)
+{
+  return family != BODY_FAMILY_WALL;
+}
+
+/* The models a place may name: all where bodies have a shape, else those that need none. */
+static inline unsigned material_models_allowed(int shaped)
+{
+  const unsigned all = (1u << MATERIAL_MODEL_COUNT) - 1u;
+  return shaped ? all : all & ~(unsigned)MATERIAL_SHAPED_MODELS;
+}
+
 /* Whether model `model` has parameter k. */
 static inline int material_has(int model, int k)
 {
