@@ -6,5 +6,6 @@ libefsi_a_SOURCES += verify/poisson_fft.c verify/poisson_fft.h verify/poisson_cu
 GPU_CU += verify/cuda/poisson.cu
 
 dist_noinst_SCRIPTS += verify/solid-couette verify/same-results verify/roscoe \
-  verify/compare-restarts verify/gpu-check verify/sphere-shear verify/capsule-figure
+  verify/compare-restarts verify/gpu-check verify/sphere-shear verify/capsule-figure \
+  verify/membrane-band
 dist_noinst_DATA += verify/roscoe_theory.py
