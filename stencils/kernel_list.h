@@ -120,6 +120,9 @@ enum {
   X(elastic_energy, KERNEL_FAMILY_DIAGNOSTICS, 0, 3 + nmat, 0, double,                       \
     (const efsi_grid *g, int nmat, const double *modulus, double *const phi[],               \
      double *const b[6], efsi_scratch *scratch))                                             \
+  X(membrane_energy, KERNEL_FAMILY_DIAGNOSTICS, 0, 7, 0, double,                            \
+    (const efsi_grid *g, int nmem, double *const level[], const double *shear_modulus,       \
+     const double *dilatation, double *const b[6], efsi_scratch *scratch))                   \
   X(det_range, KERNEL_FAMILY_DIAGNOSTICS, 0, 6 + nmat, 0, void,                              \
     (const efsi_grid *g, int nmat, double *const phi[], double *const b[6], double phi_min,  \
      efsi_scratch *scratch, double range[2]))                                                \

@@ -135,6 +135,26 @@ EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny
   return t;
 }
 
+/* The Skalak energy of the membrane per volume of its band at a point of level psi (cells),
+ * level gradient (gx, gy, gz) (cells per unit length) and tensor B (diagnostics,
+ * docs/output.md): delta(psi) |grad psi| W / J_s, with W = (gs/4) (I1^2 + 2 I1 - 2 I2 +
+ * c I2^2) the law's energy per reference area (membrane_tension_at's), so that its integral
+ * is the membrane's elastic energy; 0 outside the delta's band. */
+EFSI_POINT double membrane_energy_at(double psi, double gx, double gy, double gz,
+                                     sym_tensor_t B, double gs, double c)
+{
+  const double d = membrane_delta(psi), norm = sqrt(gx * gx + gy * gy + gz * gz);
+  if (!(d > 0.0 && norm > 0.0)) return 0.0;
+  const double nx = gx / norm, ny = gy / norm, nz = gz / norm;
+  double det;
+  const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
+  const double j2 = 1.0 / det, j = sqrt(j2);
+  const double i1 = ((ai.xx - nx * nx) + (ai.yy - ny * ny) + (ai.zz - nz * nz)) - 2.0;
+  const double i2 = j2 - 1.0;
+  const double w = 0.25 * gs * (i1 * i1 + 2.0 * i1 - 2.0 * i2 + c * i2 * i2);
+  return d * norm * w / j;
+}
+
 /* B with its normal fibre reset: B_s + n n / J_s^2, the tensor of a deformation with the
  * same surface strain whose normal fibre is neither tilted nor stretched but by the volume
  * it keeps (det = 1 when det B_s = J_s^2).  The tension reads only the tangential part of

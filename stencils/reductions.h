@@ -15,6 +15,7 @@
 #include "base/tensor.h"
 #include "stencils/operators.h"
 #include "stencils/reduce.h"
+#include "stencils/membrane.h"
 #include "stencils/solid_stress.h"
 
 /* The sums the ACM step reduces in its one global reduction. */
@@ -169,6 +170,28 @@ EFSI_POINT double elastic_density_at(int nmat, const double *modulus, double *co
                                      const double *restrict bzz, ptrdiff_t p)
 {
   return modulus_sum_at(nmat, modulus, phi, p) * (bxx[p] + byy[p] + bzz[p] - 3.0);
+}
+
+/* membrane_energy (stencils/kernel_list.h): the membranes' elastic energy on the owned
+ * cells, the sum over cells and membranes of membrane_energy_at (membrane.h) hx hy hz, the
+ * level's gradient its centred differences; nmem membranes, each a level (cells), a surface
+ * shear modulus and a dilatation ratio.  Halo needed: the levels width 1. */
+EFSI_POINT double membranes_energy_at(int nmem, double *const level[], const double *gs,
+                                      const double *c, double *const b[6], ptrdiff_t p,
+                                      ptrdiff_t sx, ptrdiff_t sy, ptrdiff_t sz, double ihx,
+                                      double ihy, double ihz)
+{
+  const ptrdiff_t s[3] = {sx, sy, sz};
+  const double ih[3] = {ihx, ihy, ihz};
+  double e = 0.0;
+  for (int m = 0; m < nmem; m++) {
+    const double *psi = level[m];
+    if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH)) continue;
+    double g[3];
+    level_gradient_at(psi, p, s, ih, g);
+    e += membrane_energy_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs[m], c[m]);
+  }
+  return e;
 }
 
 /* The determinant of the symmetric tensor (xx, yy, zz, xy, xz, yz), expanded along its

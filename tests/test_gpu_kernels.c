@@ -196,6 +196,15 @@ CALL(elastic_energy)
   TENSORS;
   out[0] = k->elastic_energy(g, 2, modulus, phi, bb, scratch);
 }
+/* the membrane of membrane_stress_add's call: its band's energy */
+CALL(membrane_energy)
+{
+  FIELDS;
+  TENSORS;
+  double *const level[1] = {a[3]};
+  const double gs[1] = {5e-3}, dilatation[1] = {10.0};
+  out[0] = k->membrane_energy(g, 1, level, gs, dilatation, bb, scratch);
+}
 CALL(det_range) { FIELDS; TENSORS; k->det_range(g, 2, phi, bb, 0.5, scratch, out); }
 CALL(wall_shear_sums)
 {

@@ -21,6 +21,7 @@
 #include "base/errors.h"
 #include "decomp/reduce.h"
 #include "src/step/exchange.h"
+#include "src/step/solid.h"
 #include "stencils/solid_stress.h"
 
 /* The centroid and the second moments about it, per volume, from the sums of phi_moments
@@ -76,6 +77,12 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     for (int m = 0; m < s->nmat; m++)
       k->phi_moments(g, s->phi[m], plane, moments + m * MOMENT_COUNT);
     sums[ELASTIC] = k->elastic_energy(g, s->nmat, sv->cs->materials.modulus, phi, b, plane);
+    solid_membranes mem;   /* and the membranes' (docs/membrane.md) */
+    const int nmem = solid_membranes_of(sv, s, 0, &mem);
+    if (nmem > 0)
+      sums[ELASTIC] += k->membrane_energy(g, nmem, mem.level,
+                                          mem.param[MATERIAL_PARAM_SURFACE_MODULUS],
+                                          mem.param[MATERIAL_PARAM_DILATATION], b, plane);
     k->det_range(g, s->nmat, phi, b, 0.5, plane, det);
     maxima[2] = -det[0];
     maxima[3] = det[1];

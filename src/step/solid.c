@@ -20,6 +20,21 @@ int solid_levels(const efsi_state *s, double **level[])
   return n;
 }
 
+int solid_membranes_of(const efsi_solver *sv, const efsi_state *s, ptrdiff_t sh,
+                       solid_membranes *mem)
+{
+  double **level_of[EFSI_MAX_MATERIALS];
+  const int n = solid_levels(s, level_of);
+  for (int m = 0, k = 0; m < s->nmat && k < n; m++)
+    if (s->model[m] == MATERIAL_MODEL_MEMBRANE) {
+      mem->level[k] = *level_of[k] + sh;
+      for (int q = 0; q < MATERIAL_PARAM_COUNT; q++)
+        mem->param[q][k] = sv->cs->materials.param[m][q];
+      k++;
+    }
+  return n;
+}
+
 void solid_fractions(efsi_solver *sv, efsi_state *s)
 {
   if (s->nmat == 0) return;

@@ -28,6 +28,15 @@ void solid_fractions(efsi_solver *sv, efsi_state *s);
 /* The membranes' levels of s (the addresses of their arrays in s->own), material order;
  * how many (docs/membrane.md). */
 int solid_levels(const efsi_state *s, double **level[]);
+
+/* The membranes of s: their levels (shifted by sh, a view's offset; 0 for the whole block)
+ * and their parameters, parameter by parameter, in material order; how many. */
+typedef struct {
+  double *level[EFSI_MAX_MATERIALS];
+  double param[MATERIAL_PARAM_COUNT][EFSI_MAX_MATERIALS];
+} solid_membranes;
+int solid_membranes_of(const efsi_solver *sv, const efsi_state *s, ptrdiff_t sh,
+                       solid_membranes *mem);
 void solid_tensor(efsi_solver *sv, efsi_state *s);
 
 #endif

@@ -112,26 +112,6 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
   return 0;
 }
 
-/* The membranes of s: their levels (shifted by sh, a view's offset) and their parameters,
- * parameter by parameter, in material order; how many. */
-typedef struct {
-  double *level[EFSI_MAX_MATERIALS];
-  double param[MATERIAL_PARAM_COUNT][EFSI_MAX_MATERIALS];
-} membranes;
-static int membranes_of(const efsi_solver *sv, const efsi_state *s, ptrdiff_t sh, membranes *mem)
-{
-  double **level_of[EFSI_MAX_MATERIALS];
-  const int n = solid_levels(s, level_of);
-  for (int m = 0, k = 0; m < s->nmat && k < n; m++)
-    if (s->model[m] == MATERIAL_MODEL_MEMBRANE) {
-      mem->level[k] = *level_of[k] + sh;
-      for (int q = 0; q < MATERIAL_PARAM_COUNT; q++)
-        mem->param[q][k] = sv->cs->materials.param[m][q];
-      k++;
-    }
-  return n;
-}
-
 /* v* = v^N + dt (F + f e_x / rho) - (dt/rho) grad p^N on the box [lo, hi) of owned cells,
  * in v_star, so that v^N stays for the solid's transport: the stress of level N, viscous
  * and G_m phi_m^N dev(B^N) (with sum_g_phi = sum_m G_m phi_m), with a viscosity contrast
@@ -163,8 +143,8 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
     RUN(sv, modulus_sum, g, s->nmat, sv->cs->materials.viscosity_excess, phi, excess);
     RUN(sv, stress_contrast_add, g, excess, s->u + sh, s->v + sh, s->w + sh, stress);
   }
-  membranes mem;
-  const int nmem = membranes_of(sv, s, sh, &mem);
+  solid_membranes mem;
+  const int nmem = solid_membranes_of(sv, s, sh, &mem);
   if (nmem > 0)   /* the membranes' tension over their bands */
     RUN(sv, membrane_stress_add, g, nmem, mem.level, mem.param[MATERIAL_PARAM_SURFACE_MODULUS],
         mem.param[MATERIAL_PARAM_DILATATION], b, stress);
