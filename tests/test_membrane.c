@@ -128,6 +128,21 @@ START_TEST(band_holds_b)
 }
 END_TEST
 
+/* The level of a sphere of radius a cells centred on the cell centre x0 = n/2 + 1/2 of every
+ * direction (or, cylinder = 1, of a cylinder along x), h = 1: the signed distance, capped
+ * at MEMBRANE_LEVEL_CAP, on every cell of g's block, halos included. */
+static void round_level(const efsi_grid *g, int a, int cylinder, double *level)
+{
+  const double x0 = g->n[1] / 2 + 0.5;
+  for (int k = -EFSI_HALO; k < g->n[2] + EFSI_HALO; k++)
+    for (int j = -EFSI_HALO; j < g->n[1] + EFSI_HALO; j++)
+      for (int i = -EFSI_HALO; i < g->n[0] + EFSI_HALO; i++) {
+        const double x = cylinder ? 0.0 : i + 0.5 - x0, y = j + 0.5 - x0, z = k + 0.5 - x0;
+        level[grid_index(g, i, j, k)] =
+            fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, sqrt(x * x + y * y + z * z) - a));
+      }
+}
+
 /* The Laplace law on a sphere of radius a cells (centre at a cell centre), stretched evenly
  * by l: B = l^2 P + l^-4 n n.  Returns the relative error of the integral of f_x along the
  * +x half-line through the centre against -2 T / a; the largest |f_x| beyond the band into
@@ -143,6 +158,7 @@ static double laplace_error(int a, double l, double gs, double c, double *outsid
     b[t] = field_alloc(&g);
     s[t] = field_alloc(&g);
   }
+  round_level(&g, a, 0, level);
   const double x0 = n / 2 + 0.5;   /* the centre: a cell centre */
   for (int k = -EFSI_HALO; k < n + EFSI_HALO; k++)
     for (int j = -EFSI_HALO; j < n + EFSI_HALO; j++)
@@ -150,7 +166,6 @@ static double laplace_error(int a, double l, double gs, double c, double *outsid
         const ptrdiff_t p = grid_index(&g, i, j, k);
         const double x[3] = {i + 0.5 - x0, j + 0.5 - x0, k + 0.5 - x0};
         const double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-        level[p] = fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, r - a));
         const double e[3] = {r > 0 ? x[0] / r : 0, r > 0 ? x[1] / r : 0, r > 0 ? x[2] / r : 1};
         const double tan = l * l, nor = 1.0 / (l * l * l * l);
         const int ti[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
@@ -220,16 +235,8 @@ static double bending_integral(int a, int cylinder, double kb, double *largest)
   const double length[3] = {cells[0], n, n};
   efsi_grid g = test_grid(cells, length, 0, 0);
   double *level = field_alloc(&g), *f[3];
-  for (int d = 0; d < 3; d++) f[d] = field_alloc(&g);
-  const double x0 = n / 2 + 0.5;
-  for (int k = -EFSI_HALO; k < n + EFSI_HALO; k++)
-    for (int j = -EFSI_HALO; j < n + EFSI_HALO; j++)
-      for (int i = -EFSI_HALO; i < cells[0] + EFSI_HALO; i++) {
-        const ptrdiff_t p = grid_index(&g, i, j, k);
-        const double x = cylinder ? 0.0 : i + 0.5 - x0, y = j + 0.5 - x0, z = k + 0.5 - x0;
-        level[p] = fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, sqrt(x * x + y * y + z * z) - a));
-        for (int d = 0; d < 3; d++) f[d][p] = 0.0;
-      }
+  for (int d = 0; d < 3; d++) f[d] = field_alloc(&g);   /* zero (field_alloc) */
+  round_level(&g, a, cylinder, level);
   double *const levels[1] = {level};
   membrane_bending_add(&g, 1, levels, &kb, 1.0, f[0], f[1], f[2]);
   const int ic = cylinder ? 1 : n / 2, kc = n / 2;
