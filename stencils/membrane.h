@@ -118,14 +118,26 @@ EFSI_POINT sym_tensor_t surface_metric_inverse(sym_tensor_t B, double nx, double
  * B = I gives tau = 0 to round-off.  Operations: 166 (112 for the metric, J_s with its square
  * root 2, the invariants 12, tau 40). */
 #define MEMBRANE_TENSION_FLOPS 166.0
-EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny, double nz,
-                                            double gs, double c)
+
+/* The surface's strain at a point of tensor B and unit normal n: B_s = (P B^-1 P + n n)^-1
+ * - n n returned, J_s and J_s^2 into *j and *j2 (the law's and the energy's common part). */
+EFSI_POINT sym_tensor_t surface_strain_at(sym_tensor_t B, double nx, double ny, double nz,
+                                          double *j, double *j2)
 {
   double det;
   const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
-  const double j2 = 1.0 / det, j = sqrt(j2);
+  *j2 = 1.0 / det;
+  *j = sqrt(*j2);
   const sym_tensor_t bs = {ai.xx - nx * nx, ai.yy - ny * ny, ai.zz - nz * nz,
                            ai.xy - nx * ny, ai.xz - nx * nz, ai.yz - ny * nz};
+  return bs;
+}
+
+EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny, double nz,
+                                            double gs, double c)
+{
+  double j, j2;
+  const sym_tensor_t bs = surface_strain_at(B, nx, ny, nz, &j, &j2);
   const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0, i2 = j2 - 1.0;
   const double kb = gs * (i1 + 1.0) / j;        /* the coefficient of B_s */
   const double kp = gs * j * (c * i2 - 1.0);    /* the coefficient of P */
@@ -145,12 +157,9 @@ EFSI_POINT double membrane_energy_at(double psi, double gx, double gy, double gz
 {
   const double d = membrane_delta(psi), norm = sqrt(gx * gx + gy * gy + gz * gz);
   if (!(d > 0.0 && norm > 0.0)) return 0.0;
-  const double nx = gx / norm, ny = gy / norm, nz = gz / norm;
-  double det;
-  const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
-  const double j2 = 1.0 / det, j = sqrt(j2);
-  const double i1 = ((ai.xx - nx * nx) + (ai.yy - ny * ny) + (ai.zz - nz * nz)) - 2.0;
-  const double i2 = j2 - 1.0;
+  double j, j2;
+  const sym_tensor_t bs = surface_strain_at(B, gx / norm, gy / norm, gz / norm, &j, &j2);
+  const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0, i2 = j2 - 1.0;
   const double w = 0.25 * gs * (i1 * i1 + 2.0 * i1 - 2.0 * i2 + c * i2 * i2);
   return d * norm * w / j;
 }
@@ -221,8 +230,8 @@ EFSI_POINT sym_tensor_t membrane_stress_at(double psi, double gx, double gy, dou
  * cell. */
 
 /* kappa and K at p from the level's centred differences (h_d = 1/ih[d]); the unit normal
- * into n.  Returns 0 where the gradient vanishes (kappa = K = 0 there). */
-EFSI_POINT int level_curvatures_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
+ * into n.  Returns |grad psi|, 0 where it vanishes (kappa = K = 0 there). */
+EFSI_POINT double level_curvatures_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
                                    const double ih[3], double *kappa, double *gauss,
                                    double n[3])
 {
@@ -240,7 +249,7 @@ EFSI_POINT int level_curvatures_at(const double *restrict psi, ptrdiff_t p, cons
   if (!(g2 > 0.0)) {
     *kappa = *gauss = 0.0;
     n[0] = n[1] = n[2] = 0.0;
-    return 0;
+    return 0.0;
   }
   const double norm = sqrt(g2);
   double gHg = 0.0, adj = 0.0;
@@ -258,7 +267,7 @@ EFSI_POINT int level_curvatures_at(const double *restrict psi, ptrdiff_t p, cons
   *kappa = (g2 * (H[0][0] + H[1][1] + H[2][2]) - gHg) / (g2 * norm);
   *gauss = adj / (g2 * g2);
   for (int d = 0; d < 3; d++) n[d] = g[d] / norm;
-  return 1;
+  return norm;
 }
 
 /* kappa at p, alone. */
@@ -279,7 +288,8 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
   const double weight = membrane_delta(psi[p]);
   if (!(weight > 0.0) || !(kb > 0.0)) return;
   double kappa, gauss, n[3];
-  if (!level_curvatures_at(psi, p, s, ih, &kappa, &gauss, n)) return;
+  const double norm = level_curvatures_at(psi, p, s, ih, &kappa, &gauss, n);
+  if (!(norm > 0.0)) return;
   /* kappa's gradient and Hessian by centred differences of its values round p */
   double dk[3], Hk[3][3], lap = 0.0;
   for (int d = 0; d < 3; d++) {
@@ -301,8 +311,6 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
     for (int e = 0; e < 3; e++) nHn += n[d] * Hk[d][e] * n[e];
   }
   const double lap_s = lap - nHn - kappa * dn;
-  double g[3];
-  const double norm = level_gradient_at(psi, p, s, ih, g);
   const double magnitude = kb * (lap_s + kappa * (0.5 * kappa * kappa - 2.0 * gauss)) * weight * norm;
   for (int d = 0; d < 3; d++) f[d] = magnitude * n[d];
 }

@@ -133,10 +133,6 @@ extern const char *const material_model_words[MATERIAL_MODEL_COUNT + 1];
  * docs/membrane.md), and the places that have one: every body family but the vessel; the
  * voxels have none.  The checks of the case file and docs/case-file.md's rows follow. */
 #define MATERIAL_SHAPED_MODELS IN(MEMBRANE)
-static inline int material_needs_shape(int model)
-{
-  return (MATERIAL_SHAPED_MODELS >> model) & 1u;
-}
 static inline int body_family_shaped(int family)
 {
   return family != BODY_FAMILY_WALL;

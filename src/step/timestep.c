@@ -82,18 +82,18 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
   double g_max = 0.0;
   for (int m = 0; m < cs->nmat; m++) g_max = fmax(g_max, cs->materials.modulus[m]);
   ts->limit[LIMIT_ELASTIC] = g_max > 0 ? h / (sqrt(3.0) * sqrt(g_max / c->density)) : INFINITY;
-  /* a membrane's short waves: its area modulus as the tension of capillary waves */
-  double k_max = 0.0;
+  /* a membrane's short waves: its area modulus as the tension of capillary waves, and its
+   * bending modulus */
+  double k_max = 0.0, kb_max = 0.0;
   for (int m = 0; m < cs->nmat; m++)
-    if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE)
-      k_max = fmax(k_max, cs->materials.param[m][MATERIAL_PARAM_SURFACE_MODULUS]
-                              * (1.0 + 2.0 * cs->materials.param[m][MATERIAL_PARAM_DILATATION]));
+    if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE) {
+      const double *param = cs->materials.param[m];
+      k_max = fmax(k_max, param[MATERIAL_PARAM_SURFACE_MODULUS]
+                              * (1.0 + 2.0 * param[MATERIAL_PARAM_DILATATION]));
+      kb_max = fmax(kb_max, param[MATERIAL_PARAM_BENDING]);
+    }
   ts->limit[LIMIT_MEMBRANE] = k_max > 0 ? sqrt(c->density * h * h * h / (2.0 * EFSI_PI * k_max))
                                         : INFINITY;
-  double kb_max = 0.0;
-  for (int m = 0; m < cs->nmat; m++)
-    if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE)
-      kb_max = fmax(kb_max, cs->materials.param[m][MATERIAL_PARAM_BENDING]);
   const double pi5 = EFSI_PI * EFSI_PI * EFSI_PI * EFSI_PI * EFSI_PI;
   ts->limit[LIMIT_BENDING] = kb_max > 0 ? sqrt(2.0 * c->density * pow(h, 5) / (pi5 * kb_max))
                                         : INFINITY;
