@@ -17,7 +17,8 @@ lumen wall shear) come from diagnostics.csv when it has the solver's columns
 (lumen_flow_rate, tube_hematocrit, discharge_hematocrit, lumen_wall_shear_mean,
 lumen_wall_shear_max); otherwise from the fields files (the tube hematocrit, before that,
 from the volume_rbc and volume_wall columns).  report.md says which source each used.
-Needs python3-numpy, python3-netcdf4 and python3-matplotlib; python3-skimage for the 3-D
+Needs python3-numpy, python3-netcdf4 (or h5py: tools/efsi_output.py reads either) and
+python3-matplotlib; python3-skimage for the 3-D
 picture (isosurfaces by marching cubes; without it the picture shows surface cells)."""
 import csv
 import glob
@@ -28,7 +29,6 @@ import re
 import sys
 
 import numpy as np
-import netCDF4
 import matplotlib
 
 matplotlib.use("Agg")
@@ -118,16 +118,15 @@ def read_bodies_nc(path):
     if not os.path.exists(path):
         return None
     try:
-        with netCDF4.Dataset(path) as nc:
-            nc.set_auto_mask(False)
-            names = nc["kind"].getncattr("flag_meanings").split()
-            ids = np.asarray(nc["body"][:], dtype=int)
-            kinds = np.asarray(names, dtype=object)[np.asarray(nc["kind"][:], dtype=int)]
-            steps = np.asarray(nc["step"][:], dtype=int)
-            times = np.asarray(nc["time"][:], dtype=float)
-            pos = np.asarray(nc["position"][:], dtype=float)    # (time, body, xyz)
-            vel = np.asarray(nc["velocity"][:], dtype=float)
-    except (OSError, KeyError, AttributeError):
+        with efsi_output.open_netcdf(path) as nc:
+            names = str(nc.variable_attr("kind", "flag_meanings")).split()
+            ids = np.asarray(nc.read("body"), dtype=int)
+            kinds = np.asarray(names, dtype=object)[np.asarray(nc.read("kind"), dtype=int)]
+            steps = np.asarray(nc.read("step"), dtype=int)
+            times = np.asarray(nc.read("time"), dtype=float)
+            pos = np.asarray(nc.read("position"), dtype=float)    # (time, body, xyz)
+            vel = np.asarray(nc.read("velocity"), dtype=float)
+    except (OSError, KeyError, AttributeError, efsi_output.ReadError):
         return None
     nt, nb = len(steps), len(ids)
     if nt == 0 or nb == 0:
@@ -148,15 +147,15 @@ def read_average(path):
     if not os.path.exists(path):
         return None
     try:
-        with netCDF4.Dataset(path) as nc:
-            nc.set_auto_mask(False)
-            out = {"samples": int(nc.getncattr("average_samples")),
-                   "window": tuple(float(t) for t in nc["time_bnds"][0])}
-            for name, v in nc.variables.items():
-                if v.dimensions[:1] == ("time",) and len(v.dimensions) == 4:
-                    out[name] = np.asarray(v[0], dtype=float)
+        with efsi_output.open_netcdf(path) as nc:
+            out = {"samples": int(nc.attrs["average_samples"]),
+                   "window": tuple(float(t) for t in nc.read("time_bnds")[0])}
+            for name in nc.variables:
+                dims = nc.dimensions(name)
+                if dims[:1] == ("time",) and len(dims) == 4:
+                    out[name] = np.asarray(nc.read(name)[0], dtype=float)
             return out
-    except (OSError, KeyError, AttributeError):
+    except (OSError, KeyError, AttributeError, efsi_output.ReadError):
         return None
 
 
@@ -172,8 +171,9 @@ def fields_files(run_dir):
 class Geometry:
     """The tube on the fields grid: cell-centre radius from the axis (Ly/2, Lz/2)."""
 
-    def __init__(self, nc, diameter):
-        x, y, z = (np.asarray(nc[c][:], dtype=float) for c in ("x", "y", "z"))
+    def __init__(self, coords, diameter):
+        """coords: the cell centres {"x": ..., "y": ..., "z": ...} of a fields file."""
+        x, y, z = (np.asarray(coords[c], dtype=float) for c in ("x", "y", "z"))
         self.h = float(y[1] - y[0]) if len(y) > 1 else float(2 * y[0])
         self.hx = float(x[1] - x[0]) if len(x) > 1 else float(2 * x[0])
         self.hz = float(z[1] - z[0]) if len(z) > 1 else float(2 * z[0])
@@ -194,14 +194,12 @@ def read_fields(path, names):
     file; None if unreadable.  A variable on (time, z, y, x) (the CF time axis of every
     fields file, docs/output.md) is read at its one time."""
     try:
-        with netCDF4.Dataset(path) as nc:
-            out = {"step": int(nc.getncattr("step")), "time": float(nc.getncattr("time"))}
+        with efsi_output.open_netcdf(path) as nc:
+            out = {"step": int(nc.attrs["step"]), "time": float(nc.attrs["time"])}
             for n in names:
                 if n in nc.variables:
-                    v = nc[n]
-                    v.set_auto_mask(False)
-                    a = np.asarray(v[...], dtype=float)
-                    out[n] = a[0] if v.dimensions[:1] == ("time",) else a
+                    a = np.asarray(nc.read(n), dtype=float)
+                    out[n] = a[0] if nc.dimensions(n)[:1] == ("time",) else a
             return out
     except Exception:
         return None
@@ -446,8 +444,8 @@ class Study:
 
     def geometry(self, path):
         if self._geometry is None:
-            with netCDF4.Dataset(path) as nc:
-                self._geometry = Geometry(nc, self.D)
+            with efsi_output.open_netcdf(path) as nc:
+                self._geometry = Geometry({c: nc.read(c) for c in "xyz"}, self.D)
         return self._geometry
 
 

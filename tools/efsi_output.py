@@ -445,7 +445,8 @@ def _plain(value):
 
 class _NetCDF:
     """A NetCDF file open for reading through netCDF4, or through h5py without it:
-    .variables {name: (dimension names, reader)} and .attrs {name: value}."""
+    .variables {name: (dimension names, reader)} and .attrs {name: value}.  open_netcdf
+    is its public name, for the readers of other tools (studies/hematocrit_analysis.py)."""
 
     def __init__(self, path, library=None):
         self.path = path
@@ -489,6 +490,14 @@ class _NetCDF:
         import numpy as np
         return np.ascontiguousarray(self.variables[name][1][...])
 
+    def dimensions(self, name):
+        return self.variables[name][0]
+
+    def variable_attr(self, name, key):
+        """An attribute of a variable (flag_meanings, units ...), as netCDF4 gives it."""
+        v = self.variables[name][1]
+        return v.getncattr(key) if hasattr(v, "getncattr") else _plain(v.attrs[key])
+
     def close(self):
         self.file.close()
 
@@ -497,6 +506,9 @@ class _NetCDF:
 
     def __exit__(self, *exc):
         self.close()
+
+
+open_netcdf = _NetCDF
 
 
 def read_netcdf(path, names=None, library=None):
