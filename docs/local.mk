@@ -12,6 +12,7 @@ EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
   docs/hematocrit-gpu/fig8_platelet_radial_position.png \
   docs/hematocrit-gpu/fig9_platelet_rms_radial_velocity.csv \
   docs/hematocrit-gpu/fig9_platelet_rms_radial_velocity.png \
+  docs/hematocrit-gpu/radial_profiles.csv \
   docs/hematocrit-gpu/summary-12-strains-weno5.csv docs/hematocrit-gpu/summary.csv \
   docs/hematocrit-gpu/timeseries.png docs/hematocrit-gpu/viscosity.png \
   docs/hematocrit-gpu-long/cell_free_layer_timeseries.csv \
@@ -20,6 +21,7 @@ EXTRA_DIST += docs/hematocrit-gpu/cell_free_layer.png \
   docs/hematocrit-gpu-long/fig8_platelet_radial_position.png \
   docs/hematocrit-gpu-long/fig9_platelet_rms_radial_velocity.csv \
   docs/hematocrit-gpu-long/fig9_platelet_rms_radial_velocity.png \
+  docs/hematocrit-gpu-long/summary-30-strains.csv \
   docs/hematocrit-gpu-long/summary-last-10-strains.csv docs/hematocrit-gpu-long/summary.csv \
   docs/hematocrit-gpu-long/timeseries.png docs/hematocrit-gpu-long/viscosity.png
 EXTRA_DIST += .ci/run
