@@ -58,7 +58,8 @@ else
 fi
 # verify/membrane-band on the restart files: 40 steps from rest leave B = I, so the
 # reference area B implies is the membrane's area, and the level's inside is the RBCs'
-# interior (to the coarse level's 3 %); skipped without /usr/bin/python3 and numpy
+# interior (to the coarse level's 3 %); with --offsets, J_s is 1 in every bin of the band
+# (to 1e-3); skipped without /usr/bin/python3 and numpy
 if /usr/bin/python3 -c 'import numpy' 2> /dev/null; then
   if /usr/bin/python3 "$top_srcdir/verify/membrane-band" "$tmp/whole" --csv "$tmp/band.csv" \
        > "$tmp/band.log" 2>&1 &&
@@ -77,6 +78,26 @@ PYTHON
   else
     fail "verify/membrane-band"
     cat "$tmp/band.log"
+  fi
+  # --offsets: at rest J_s is 1 at every offset of the band
+  if /usr/bin/python3 "$top_srcdir/verify/membrane-band" "$tmp/whole" --offsets \
+       > "$tmp/offsets.log" 2>&1 &&
+     /usr/bin/python3 - "$tmp/offsets.log" <<'PYTHON'
+import re, sys
+lines = open(sys.argv[1]).read().split("J_s (and |grad psi| h)")[1].strip().splitlines()[2:]
+pairs = [(float(j), float(g)) for line in lines
+         for j, g in re.findall(r"(\S+) \((\S+)\)", line) if j != "nan"]
+worst_j = max(abs(j - 1) for j, _ in pairs)
+worst_g = max(abs(g - 1) for _, g in pairs)
+print("membrane-band --offsets: %d bins, |J_s - 1| <= %.2g, ||grad psi| h - 1| <= %.2g"
+      % (len(pairs), worst_j, worst_g))
+sys.exit(0 if len(pairs) >= 8 and worst_j < 1e-3 else 1)
+PYTHON
+  then
+    ok "verify/membrane-band --offsets: J_s 1 across the band at rest"
+  else
+    fail "verify/membrane-band --offsets"
+    cat "$tmp/offsets.log"
   fi
 else
   echo "python3 numpy absent: verify/membrane-band not checked"
