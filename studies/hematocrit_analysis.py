@@ -190,19 +190,13 @@ class Geometry:
 
 
 def read_fields(path, names):
-    """step, time and the named variables (those present, as (z, y, x) arrays) of a fields
-    file; None if unreadable.  A variable on (time, z, y, x) (the CF time axis of every
-    fields file, docs/output.md) is read at its one time."""
+    """step, time and the named variables (those present, as (z, y, x) arrays at the file's
+    one time) of a fields file, through efsi_output.read_fields; None if unreadable."""
     try:
-        with efsi_output.open_netcdf(path) as nc:
-            out = {"step": int(nc.attrs["step"]), "time": float(nc.attrs["time"])}
-            for n in names:
-                if n in nc.variables:
-                    a = np.asarray(nc.read(n), dtype=float)
-                    out[n] = a[0] if nc.dimensions(n)[:1] == ("time",) else a
-            return out
-    except Exception:
+        f = efsi_output.read_fields(path, names)
+    except (efsi_output.ReadError, OSError):
         return None
+    return dict({n: f[n] for n in names if n in f}, step=f["step"], time=f["time"])
 
 
 def wall_shear(u, wall, lumen, g, mu):
@@ -444,8 +438,7 @@ class Study:
 
     def geometry(self, path):
         if self._geometry is None:
-            with efsi_output.open_netcdf(path) as nc:
-                self._geometry = Geometry({c: nc.read(c) for c in "xyz"}, self.D)
+            self._geometry = Geometry(efsi_output.read_netcdf(path, ("x", "y", "z"))[0], self.D)
         return self._geometry
 
 
