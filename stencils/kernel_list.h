@@ -75,7 +75,8 @@ enum {
      double scale, double *fu, double *fv, double *fw))                                      \
   /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                 \
    * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) and the        \
-   * membranes' levels (membrane.h; membrane.c, both backends) */             \
+   * membranes' levels (membrane.h; membrane.c, both backends); then the membranes' bands:   \
+   * B from the foot points, the levels' volume and re-distancing */                         \
   X(phi_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_CONSERVATIVE_FLOPS + AXPY_FLOPS, 5, 0,    \
     void,                                                                                    \
     (const efsi_grid *g, const double *f, const double *u, const double *v, const double *w, \
@@ -87,9 +88,18 @@ enum {
      double *const next[6]))                                                                 \
   X(membrane_reset, KERNEL_FAMILY_OLDROYD, MEMBRANE_RESET_FLOPS, 13, 0, void,                 \
     (const efsi_grid *g, int nmem, double *const level[], double *const b[6]))              \
+  X(membrane_foot, KERNEL_FAMILY_OLDROYD, MEMBRANE_FOOT_FLOPS, 13, 0, void,                   \
+    (const efsi_grid *g, int nmem, double *const level[], double *const b[6],                \
+     double *const next[6]))                                                                 \
   X(level_advance, KERNEL_FAMILY_ADVECTION, ADVECTION_FLOPS + AXPY_FLOPS, 5, 0, void,       \
     (const efsi_grid *g, const double *psi, const double *u, const double *v,                \
      const double *w, double dt, double *next))                                              \
+  X(level_redistance, KERNEL_FAMILY_ADVECTION, MEMBRANE_REDISTANCE_FLOPS, 3, 0, void,       \
+    (const efsi_grid *g, int nmem, double *const level[], const double *shift,              \
+     double *const cur[], int cur_shifted, double *const out[]))                             \
+  X(level_volume_sums, KERNEL_FAMILY_ADVECTION, LEVEL_VOLUME_FLOPS, 2, 0, void,              \
+    (const efsi_grid *g, const double *psi, const double *phi, efsi_scratch *scratch,        \
+     double pairs[2 * LEVEL_VOLUME_COUNT]))                                                  \
   /* the projection (operators.h, projection.h) */                                          \
   X(divergence, KERNEL_FAMILY_PROJECTION, DIVERGENCE_FLOPS, 4, 0, void,                      \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \

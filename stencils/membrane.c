@@ -1,7 +1,7 @@
 /* The membranes' kernels (formulas in membrane.h, reasoning in docs/membrane.md), for both
  * backends (stencils/loop.h; stencils/cuda/loops.cu compiles this file): the membrane stress
  * added to the stress of level N, the bending force added to v*, the reset of B's normal
- * fibre, and the level's transport. */
+ * fibre, the band's B from its foot points, and the level's transport and re-distancing. */
 #include "base/limits.h"
 #include "stencils/kernel_list.h"
 #include "stencils/location.h"
@@ -114,6 +114,52 @@ void KERNEL(membrane_reset)(const efsi_grid *g, int nmem, double *const level[],
             if (!(norm > 0.0)) continue;
             const double inv = 1.0 / norm;
             sym_store(bl, p, membrane_reset_at(sym_load(bl, p), g[0] * inv, g[1] * inv, g[2] * inv));
+          });
+}
+
+void KERNEL(membrane_foot)(const efsi_grid *g, int nmem, double *const level[],
+                           double *const b[6], double *const next[6])
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  double *lv[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) lv[m] = level[m];
+  double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+  double *const nl[6] = {next[0], next[1], next[2], next[3], next[4], next[5]};
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  const double h = fmin(g->h[0], fmin(g->h[1], g->h[2]));
+  FOR_BOX(g, lo, hi, p,
+          const ptrdiff_t st[3] = {sx, sy, sz};
+          const double ih[3] = {ihx, ihy, ihz};
+          /* the nearest membrane's foot */
+          int near = 0;
+          for (int m = 1; m < nmem; m++)
+            if (fabs(lv[m][p]) < fabs(lv[near][p])) near = m;
+          sym_store(nl, p, membrane_foot_at(lv[near], bl, p, st, ih, h)));
+}
+
+void KERNEL(level_redistance)(const efsi_grid *g, int nmem, double *const level[],
+                              const double *shift, double *const cur[], int cur_shifted,
+                              double *const out[])
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  double *lv[EFSI_MAX_MATERIALS], *cv[EFSI_MAX_MATERIALS], *ov[EFSI_MAX_MATERIALS];
+  double sh[EFSI_MAX_MATERIALS], csh[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) {
+    lv[m] = level[m];
+    cv[m] = cur[m];
+    ov[m] = out[m];
+    sh[m] = shift[m];
+    csh[m] = cur_shifted ? shift[m] : 0.0;
+  }
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  FOR_BOX(g, lo, hi, p,
+          const ptrdiff_t st[3] = {sx, sy, sz};
+          for (int m = 0; m < nmem; m++) {
+            const double psi0 = membrane_shifted(lv[m][p], sh[m]);
+            ov[m][p] = level_redistance_at(psi0, cv[m], csh[m], p, st);
           });
 }
 

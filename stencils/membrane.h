@@ -189,6 +189,85 @@ EFSI_POINT sym_tensor_t membrane_reset_at(sym_tensor_t B, double nx, double ny, 
   return r;
 }
 
+/* The band's B from its foot points (docs/membrane.md, "The band from the surface"): a
+ * cell of the band off the membrane, MEMBRANE_FOOT_INNER <= |psi| < MEMBRANE_HOLD_OUTER,
+ * takes the B of its nearest point of the membrane, x - psi grad psi / |grad psi|^2, by
+ * trilinear interpolation of B there, so that every cell of the band holds the membrane's
+ * deformation rather than the fluid's beside it.  Only where the level is near a distance
+ * (0.5 < |grad psi| h < 2, h the smallest spacing) and the foot within MEMBRANE_FOOT_REACH
+ * cells; elsewhere B stays.  The interpolation reads B up to MEMBRANE_FOOT_REACH + 1 cells
+ * from the cell (a halo of width 3). */
+#define MEMBRANE_FOOT_INNER 1.0
+#define MEMBRANE_FOOT_REACH 2.0
+EFSI_POINT sym_tensor_t membrane_foot_at(const double *restrict psi, double *const b[6],
+                                         ptrdiff_t p, const ptrdiff_t s[3], const double ih[3],
+                                         double h)
+{
+  const double level = psi[p];
+  if (!(fabs(level) >= MEMBRANE_FOOT_INNER && fabs(level) < MEMBRANE_HOLD_OUTER))
+    return sym_load(b, p);
+  double g[3];
+  const double norm = level_gradient_at(psi, p, s, ih, g), hn = norm * h;
+  if (!(hn > 0.5 && hn < 2.0) || fabs(level) > MEMBRANE_FOOT_REACH * hn) return sym_load(b, p);
+  /* the foot's offset from p in cells along each direction: its lower corner q, weights w */
+  const double scale = level / (norm * norm);
+  ptrdiff_t q = p;
+  double w[3];
+  for (int d = 0; d < 3; d++) {
+    const double x = -scale * g[d] * ih[d], lower = floor(x);
+    w[d] = x - lower;
+    q += (ptrdiff_t)lower * s[d];
+  }
+  sym_tensor_t r = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int c = 0; c < 8; c++) {
+    const int cx = c & 1, cy = (c >> 1) & 1, cz = c >> 2;
+    const double wc =
+        (cx ? w[0] : 1.0 - w[0]) * (cy ? w[1] : 1.0 - w[1]) * (cz ? w[2] : 1.0 - w[2]);
+    const sym_tensor_t v = sym_load(b, q + cx * s[0] + cy * s[1] + cz * s[2]);
+    r.xx += wc * v.xx;
+    r.yy += wc * v.yy;
+    r.zz += wc * v.zz;
+    r.xy += wc * v.xy;
+    r.xz += wc * v.xz;
+    r.yz += wc * v.yz;
+  }
+  return r;
+}
+
+/* The level's re-distancing off the membrane (docs/membrane.md, "The band from the surface"):
+ * one Jacobi step of Sussman, Smereka and Osher's equation
+ *   psi_tau + S(psi0) (|grad psi| - 1) = 0,   S(x) = x / sqrt(x^2 + 1),
+ * in index space (the level in cells; |grad psi| of Godunov's upwind differences), pseudo-
+ * time step MEMBRANE_REDISTANCE_STEP cells, on the cells MEMBRANE_REDISTANCE_INNER <=
+ * |psi0| < MEMBRANE_LEVEL_CAP - 1; the cells nearer the membrane keep their level (its
+ * position), the others their psi0.  psi0 = shifted(level[p], shift) and the iterate's
+ * values shifted(cur[q], cur_shift) (membrane_shifted: the level's volume correction).
+ * Reads cur one cell round p. */
+#define MEMBRANE_REDISTANCE_INNER 1.5
+#define MEMBRANE_REDISTANCE_STEP 0.3
+EFSI_POINT double membrane_shifted(double psi, double shift)
+{
+  return fabs(psi) < MEMBRANE_LEVEL_CAP ? psi - shift : psi;
+}
+EFSI_POINT double level_redistance_at(double psi0, const double *cur, double cur_shift,
+                                      ptrdiff_t p, const ptrdiff_t s[3])
+{
+  const double c = membrane_shifted(cur[p], cur_shift);
+  if (!(fabs(psi0) >= MEMBRANE_REDISTANCE_INNER && fabs(psi0) < MEMBRANE_LEVEL_CAP - 1.0))
+    return c;
+  double g2 = 0.0;
+  for (int d = 0; d < 3; d++) {
+    const double a = c - membrane_shifted(cur[p - s[d]], cur_shift);
+    const double b = membrane_shifted(cur[p + s[d]], cur_shift) - c;
+    /* upwind: outside (psi0 > 0) information comes from the smaller neighbours */
+    const double x = psi0 > 0.0 ? (a > 0.0 ? a : 0.0) : (a < 0.0 ? a : 0.0);
+    const double y = psi0 > 0.0 ? (b < 0.0 ? b : 0.0) : (b > 0.0 ? b : 0.0);
+    g2 += x * x > y * y ? x * x : y * y;
+  }
+  const double sign = psi0 / sqrt(psi0 * psi0 + 1.0);
+  return c - MEMBRANE_REDISTANCE_STEP * sign * (sqrt(g2) - 1.0);
+}
+
 /* The membrane's stress delta(psi) |grad psi| tau at a point of level psi (cells), level
  * gradient (gx, gy, gz) (cells per unit length) and tensor B; 0 outside the delta's band
  * or where the gradient vanishes. */
@@ -330,5 +409,17 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
  * normal from the centred gradient of the level psi^N; halo needed: the level width 1.
  * Operations per cell in a band: 112 + 30 + 20. */
 #define MEMBRANE_RESET_FLOPS 162.0
+
+/* membrane_foot: next = B at every owned cell, but in the band of the nearest membrane,
+ * where it is B at the cell's foot point (membrane_foot_at); halo needed: B width 3, the
+ * level width 1.  Operations per cell in a band: 10 for the gradient, 8 + 4 for the foot,
+ * 8 x 16 for the interpolation: 150.
+ * level_redistance: out = one Jacobi step of the re-distancing (level_redistance_at) of
+ * each membrane's level, shifted by shift[m], from the iterate cur (shifted too where
+ * cur_shifted), at every owned cell; halo needed: cur width 1.  The step runs it on the
+ * owned cells and one ring (the first iterate, from the level), then on the owned cells
+ * in place (out = level).  Operations per cell and membrane: 3 x 8 + 8: 32. */
+#define MEMBRANE_FOOT_FLOPS 150.0
+#define MEMBRANE_REDISTANCE_FLOPS 32.0
 
 #endif

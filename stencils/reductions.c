@@ -2,7 +2,8 @@
  * formula (stencils/reductions.h) in the one reduction form, REDUCE_BOX (stencils/reduce.h),
  * whose double-double sums and maxima do not depend on the order of the points, so the CPU
  * and the GPU (stencils/cuda/loops.cu compiles this file) give the same bits.  The ACM's
- * sums, in the time step, are in acm_sums.c. */
+ * sums, in the time step, are in acm_sums.c; the membranes' volume sums, in the step too, are
+ * here for the form's rules on double-double sums. */
 #include "base/dd_contract_off.h"   /* first: the double-double sums (base/dd.h) */
 #include "base/limits.h"
 #include "base/tensor.h"
@@ -80,6 +81,24 @@ double KERNEL(membrane_energy)(const efsi_grid *g, int nmem, double *const level
   REDUCE_BOX(g, lo, hi, scratch, 1, 0u, &total, p, i, j, k,
              reduce_one(membranes_energy_at(nmem, lv, gs, cm, bl, p, sx, sy, sz, ihx, ihy, ihz)));
   return total.hi * g->h[0] * g->h[1] * g->h[2];
+}
+
+void KERNEL(level_volume_sums)(const efsi_grid *g, const double *restrict psi,
+                               const double *restrict phi, efsi_scratch *scratch,
+                               double pairs[2 * LEVEL_VOLUME_COUNT])
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  const double h = fmin(g->h[0], fmin(g->h[1], g->h[2]));
+  dd_sum r[LEVEL_VOLUME_COUNT];
+  REDUCE_BOX(g, lo, hi, scratch, LEVEL_VOLUME_COUNT, 0u, r, p, i, j, k,
+             level_volume_terms(psi, phi, p, sx, sy, sz, ihx, ihy, ihz, h));
+  for (int c = 0; c < LEVEL_VOLUME_COUNT; c++) {
+    pairs[2 * c] = r[c].hi;
+    pairs[2 * c + 1] = r[c].lo;
+  }
 }
 
 void KERNEL(det_range)(const efsi_grid *g, int nmat, double *const phi[], double *const b[6],

@@ -90,6 +90,33 @@ EFSI_POINT reduce_values acm_terms(const double *restrict div, const double *res
   return acm_terms_of(div[q], ld, lp, p[q], u[q]);
 }
 
+/* A membrane's volume terms at the centre p (docs/membrane.md, "The band from the surface"), in
+ * cells: the part of the cell inside the level psi, min(max(1/2 - psi, 0), 1); the
+ * membrane's area in the cell, delta(psi) |grad psi| h (h the smallest spacing); the
+ * material's volume fraction phi.  level_volume_sums sums them over the owned cells. */
+enum { LEVEL_VOLUME_PSI = 0, LEVEL_AREA, LEVEL_VOLUME_PHI, LEVEL_VOLUME_COUNT };
+EFSI_POINT reduce_values level_volume_terms(const double *restrict psi,
+                                            const double *restrict phi, ptrdiff_t p,
+                                            ptrdiff_t sx, ptrdiff_t sy, ptrdiff_t sz,
+                                            double ihx, double ihy, double ihz, double h)
+{
+  reduce_values r = {{0.0}};
+  const double level = psi[p], inside = 0.5 - level;
+  const double gx = 0.5 * ihx * (psi[p + sx] - psi[p - sx]);
+  const double gy = 0.5 * ihy * (psi[p + sy] - psi[p - sy]);
+  const double gz = 0.5 * ihz * (psi[p + sz] - psi[p - sz]);
+  r.v[LEVEL_VOLUME_PSI] = inside < 0.0 ? 0.0 : (inside > 1.0 ? 1.0 : inside);
+  r.v[LEVEL_AREA] = membrane_delta(level) * sqrt(gx * gx + gy * gy + gz * gz) * h;
+  r.v[LEVEL_VOLUME_PHI] = phi[p];
+  return r;
+}
+
+/* level_volume_sums (stencils/kernel_list.h): pairs[2 c], pairs[2 c + 1] = the double-double
+ * sum of term c = LEVEL_* of level_volume_terms over the owned cells (psi's halo width 1);
+ * combine ranks with global_sum_dd.  Operations per cell: 16 for the terms, 3 x 13 for the
+ * sums: 55. */
+#define LEVEL_VOLUME_FLOPS 55.0
+
 /* The GPU's acm_sums: a block of threads takes ACM_GPU_COLUMNS columns (i, j) of the owned
  * cells over one of at most ACM_GPU_CHUNKS_MAX chunks of the planes; its scratch holds a
  * pair per block and sum (acm_gpu_blocks). */

@@ -162,6 +162,49 @@ CALL(membrane_reset)
   double *const level[1] = {a[24]};
   k->membrane_reset(g, 1, level, bb);
 }
+/* A membrane's level in field f of one side (gpu: the device's), halos included: a sphere of
+ * 3 cells round the block's centre, its distance in cells times scale (1: a distance),
+ * capped; the other side's field is left as it is (the CPU's results stay for the
+ * comparison). */
+static void smooth_level(bench *b, int gpu, int f, double scale)
+{
+  const efsi_grid *g = &b->g;
+  double *level = malloc(g->size * sizeof *level);
+  for (int k = -EFSI_HALO; k < g->n[2] + EFSI_HALO; k++)
+    for (int j = -EFSI_HALO; j < g->n[1] + EFSI_HALO; j++)
+      for (int i = -EFSI_HALO; i < g->n[0] + EFSI_HALO; i++) {
+        const double x = i + 0.5 - 0.5 * g->n[0], y = j + 0.5 - 0.5 * g->n[1];
+        const double z = k + 0.5 - 0.5 * g->n[2], r = sqrt(x * x + y * y + z * z);
+        level[grid_index(g, i, j, k)] =
+            fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, scale * (r - 3.0)));
+      }
+  if (gpu) device_upload(b->dev[f], level, g->size);
+  else memcpy(b->host[f], level, g->size * sizeof *level);
+  free(level);
+}
+CALL(membrane_foot)
+{
+  FIELDS;
+  TENSORS;
+  smooth_level(b, gpu, 24, 1.0);
+  double *const level[1] = {a[24]};
+  k->membrane_foot(g, 1, level, bb, ss);
+}
+CALL(level_redistance)
+{
+  FIELDS;
+  smooth_level(b, gpu, 24, 1.3);
+  double *const level[1] = {a[24]}, *const iterate[1] = {a[9]};
+  const double shift[1] = {0.2};
+  k->level_redistance(g, 1, level, shift, level, 1, iterate);
+  k->level_redistance(g, 1, level, shift, iterate, 0, level);   /* in place, as the step */
+}
+CALL(level_volume_sums)
+{
+  FIELDS;
+  smooth_level(b, gpu, 24, 1.0);
+  k->level_volume_sums(g, a[24], a[16], scratch, out);
+}
 CALL(level_advance) { FIELDS; k->level_advance(g, a[24], a[0], a[1], a[2], 0.01, a[9]); }
 CALL(divergence) { FIELDS; k->divergence(g, 1.1, a[5], a[6], a[7], a[8]); }
 CALL(gradient_add) { FIELDS; k->gradient_add(g, -0.01, a[3], a[5], a[6], a[7]); }

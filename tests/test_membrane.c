@@ -11,7 +11,8 @@
  * membrane's band holds B and the fluid around it does not (membrane_hold).  Bending: the
  * force on a cylinder of radius a, k_b / (2 a^3) outwards, within 25 % at 8 cells a radius
  * and 2 % at 32, at second order; on a sphere the force is zero, and what the grid leaves
- * falls at least twofold as the radius in cells doubles. */
+ * falls at least twofold as the radius in cells doubles.  The band from the surface: B
+ * from the foot points, the level re-distanced off the membrane, and its volume's shift. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -274,6 +275,161 @@ START_TEST(bending_force_converges)
 }
 END_TEST
 
+/* The band from the surface (membrane_foot): on a sphere of radius 6 cells whose level is
+ * its distance, with B an affine function f of position, every cell of the band off the
+ * membrane within the foot's reach (1 <= |psi| < 2) takes f at its nearest point of the
+ * sphere, c + a (x - c) / r, to 5 % of the difference between f there and at the cell (the
+ * foot's error is the centred gradient's); every other cell keeps its B bit for bit. */
+START_TEST(band_takes_b_from_the_surface)
+{
+  const int a = 6, n = 2 * a + 2 * (int)MEMBRANE_LEVEL_CAP + 2, cells[3] = {n, n, n};
+  const double length[3] = {n, n, n}, x0 = n / 2 + 0.5;
+  efsi_grid g = test_grid(cells, length, 0, 0);
+  double *level = field_alloc(&g), *b[6], *next[6];
+  round_level(&g, a, 0, level);
+  /* f_t(x) = c_t + 0.01 (t + 1) (x + 2 y - z) / 3 */
+  const double base[6] = {1.0, 1.1, 0.9, 0.05, -0.02, 0.03};
+#define AFFINE(t, x, y, z) (base[t] + 0.01 * ((t) + 1) * ((x) + 2.0 * (y) - (z)) / 3.0)
+  for (int t = 0; t < 6; t++) {
+    b[t] = field_alloc(&g);
+    next[t] = field_alloc(&g);
+    for (int k = -EFSI_HALO; k < n + EFSI_HALO; k++)
+      for (int j = -EFSI_HALO; j < n + EFSI_HALO; j++)
+        for (int i = -EFSI_HALO; i < n + EFSI_HALO; i++)
+          b[t][grid_index(&g, i, j, k)] = AFFINE(t, i + 0.5 - x0, j + 0.5 - x0, k + 0.5 - x0);
+  }
+  double *const levels[1] = {level};
+  membrane_foot(&g, 1, levels, b, next);
+  double worst = 0.0, moved = 0.0;
+  long band = 0, kept = 0, others = 0;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++) {
+        const ptrdiff_t p = grid_index(&g, i, j, k);
+        const double x = i + 0.5 - x0, y = j + 0.5 - x0, z = k + 0.5 - x0;
+        const double r = sqrt(x * x + y * y + z * z), psi = level[p];
+        if (fabs(psi) > MEMBRANE_FOOT_REACH - 0.1 && fabs(psi) < MEMBRANE_FOOT_REACH + 0.1)
+          continue;   /* the foot's reach, 2 |grad psi| h, is 2 to the gradient's error */
+        if (fabs(psi) >= MEMBRANE_FOOT_INNER && fabs(psi) < MEMBRANE_FOOT_REACH) {
+          band++;
+          const double xs = a * x / r, ys = a * y / r, zs = a * z / r;
+          for (int t = 0; t < 6; t++) {
+            worst = fmax(worst, fabs(next[t][p] - AFFINE(t, xs, ys, zs)));
+            moved = fmax(moved, fabs(b[t][p] - AFFINE(t, xs, ys, zs)));
+          }
+        } else {
+          others++;
+          int same = 1;
+          for (int t = 0; t < 6; t++) same &= next[t][p] == b[t][p];
+          kept += same;
+        }
+      }
+#undef AFFINE
+  printf("foot points: %ld cells of the band take B from the sphere to %.2e (B differed by "
+         "up to %.2e); %ld of %ld other cells keep theirs\n", band, worst, moved, kept, others);
+  ck_assert(band > 400);
+  ck_assert_msg(worst < 0.05 * moved, "foot points' B off by %g of %g", worst, moved);
+  ck_assert_int_eq(kept, others);
+  field_free(level);
+  for (int t = 0; t < 6; t++) {
+    field_free(b[t]);
+    field_free(next[t]);
+  }
+}
+END_TEST
+
+/* The level as a distance (level_redistance): the level of a sphere of radius 12 cells
+ * stretched 1.3 times (|grad psi| h = 1.3), given 40 Jacobi steps as the step gives two (the
+ * first into an iterate, the second in place), becomes a distance off the membrane:
+ * |grad psi| h within 0.1 of 1 where 2 <= |psi| <= 4 (first-order upwind differences on a
+ * curved level: 0.05 outside, 0.08 inside), while the cells within
+ * MEMBRANE_REDISTANCE_INNER (the membrane's position) keep their level bit for bit.  A shift
+ * moves every uncapped cell by it. */
+START_TEST(level_becomes_a_distance)
+{
+  const int a = 12, n = 2 * a + 2 * (int)MEMBRANE_LEVEL_CAP + 2, cells[3] = {n, n, n};
+  const double length[3] = {n, n, n};
+  efsi_grid g = test_grid(cells, length, 0, 0);
+  double *level = field_alloc(&g), *start = field_alloc(&g), *iterate = field_alloc(&g);
+  round_level(&g, a, 0, level);
+  for (size_t p = 0; p < g.size; p++)
+    level[p] = fmax(-MEMBRANE_LEVEL_CAP, fmin(MEMBRANE_LEVEL_CAP, 1.3 * level[p]));
+  for (size_t p = 0; p < g.size; p++) start[p] = level[p];
+  double *const levels[1] = {level}, *const iterates[1] = {iterate};
+  const double none[1] = {0.0};
+  for (int it = 0; it < 20; it++) {
+    level_redistance(&g, 1, levels, none, levels, 1, iterates);
+    level_redistance(&g, 1, levels, none, iterates, 0, levels);
+  }
+  const ptrdiff_t st[3] = {g.stride[0], g.stride[1], g.stride[2]};
+  const double ih[3] = {1.0, 1.0, 1.0};
+  double worst = 0.0;
+  long kept = 0, inner = 0;
+  for (int k = 1; k < n - 1; k++)
+    for (int j = 1; j < n - 1; j++)
+      for (int i = 1; i < n - 1; i++) {
+        const ptrdiff_t p = grid_index(&g, i, j, k);
+        if (fabs(start[p]) < MEMBRANE_REDISTANCE_INNER) {
+          inner++;
+          kept += level[p] == start[p];
+        } else if (fabs(level[p]) >= 2.0 && fabs(level[p]) <= 4.0) {
+          double gr[3];
+          worst = fmax(worst, fabs(level_gradient_at(level, p, st, ih, gr) - 1.0));
+        }
+      }
+  printf("re-distancing: |grad psi| h from 1.3 to within %.3f of 1 at 2 <= |psi| <= 4; "
+         "%ld of %ld cells within %.1f kept\n", worst, kept, inner, MEMBRANE_REDISTANCE_INNER);
+  ck_assert_msg(worst < 0.1, "|grad psi| h off 1 by %g", worst);
+  ck_assert_int_eq(kept, inner);
+  /* the shift, through the first step's iterate and the second's psi0 */
+  const double shift[1] = {0.25};
+  level_redistance(&g, 1, levels, shift, levels, 1, iterates);
+  level_redistance(&g, 1, levels, shift, iterates, 0, iterates);
+  const ptrdiff_t c = grid_index(&g, n / 2, n / 2, n / 2 + a);
+  ck_assert_double_eq(iterates[0][c], level[c] - 0.25);
+  field_free(level);
+  field_free(start);
+  field_free(iterate);
+}
+END_TEST
+
+/* The level's volume (level_volume_sums): a sphere's level moved out by 0.3 cells against
+ * the volume fraction of the sphere itself: the shift (V_phi - V_psi) / A that the step
+ * takes is 0.3 cells to 0.01, and after it the volumes' mismatch is a tenth at most. */
+START_TEST(volume_sums_give_the_shift)
+{
+  const int a = 6, n = 2 * a + 2 * (int)MEMBRANE_LEVEL_CAP + 2, cells[3] = {n, n, n};
+  const double length[3] = {n, n, n};
+  efsi_grid g = test_grid(cells, length, 0, 0);
+  double *level = field_alloc(&g), *phi = field_alloc(&g);
+  round_level(&g, a, 0, level);
+  for (size_t p = 0; p < g.size; p++) {
+    phi[p] = fmin(1.0, fmax(0.0, 0.5 - level[p]));
+    level[p] = fmin(MEMBRANE_LEVEL_CAP, level[p] + 0.3);
+  }
+  efsi_scratch scratch = scratch_of(0);
+  double pairs[2 * LEVEL_VOLUME_COUNT];
+  level_volume_sums(&g, level, phi, &scratch, pairs);
+  const double area = pairs[2 * LEVEL_AREA];
+  const double shift = (pairs[2 * LEVEL_VOLUME_PHI] - pairs[2 * LEVEL_VOLUME_PSI]) / area;
+  /* the level shifted: the volume's mismatch falls tenfold at least */
+  for (size_t p = 0; p < g.size; p++) level[p] = membrane_shifted(level[p], shift);
+  double after[2 * LEVEL_VOLUME_COUNT];
+  level_volume_sums(&g, level, phi, &scratch, after);
+  const double before = pairs[2 * LEVEL_VOLUME_PHI] - pairs[2 * LEVEL_VOLUME_PSI];
+  const double left = after[2 * LEVEL_VOLUME_PHI] - after[2 * LEVEL_VOLUME_PSI];
+  printf("volume sums: area %.2f cells (4 pi a^2 = %.2f), shift %.4f cells for 0.3; the "
+         "volume's mismatch %.2f cells, then %.3f\n", area, 4.0 * M_PI * a * a, shift, before,
+         left);
+  ck_assert_msg(fabs(shift - 0.3) < 0.01, "shift %g", shift);
+  ck_assert_msg(fabs(left) < 0.1 * fabs(before), "mismatch %g after %g", left, before);
+  ck_assert_msg(fabs(area / (4.0 * M_PI * (a - 0.3) * (a - 0.3)) - 1.0) < 0.02, "area %g", area);
+  scratch_free(&scratch);
+  field_free(level);
+  field_free(phi);
+}
+END_TEST
+
 static Suite *membrane_suite(void)
 {
   Suite *s = suite_create("membrane");
@@ -285,6 +441,9 @@ static Suite *membrane_suite(void)
   tcase_add_test(tc, band_holds_b);
   tcase_add_test(tc, laplace_law_converges);
   tcase_add_test(tc, bending_force_converges);
+  tcase_add_test(tc, band_takes_b_from_the_surface);
+  tcase_add_test(tc, level_becomes_a_distance);
+  tcase_add_test(tc, volume_sums_give_the_shift);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -237,6 +237,7 @@ static void step_through(int nmat, int smac)
     ck_assert_ptr_eq(s.b[0], work0);
     ck_assert_ptr_eq(FIELD(&h, b_next), b0);
   }
+  assert_phase_clean(&h, &s, PHASE_BANDS);
   assert_phase_clean(&h, &s, smac ? PHASE_SMAC : PHASE_ACM);
   if (!smac) {
     double *const p_next = FIELD(&h, p_next);

@@ -18,7 +18,7 @@
   X(work, 6)       /* six arrays the stress, the face fluxes, B^{N+1} and dp take in turn */ \
   X(next, nmat)    /* one a material */                                                  \
   X(viscous, viscous)   /* with a viscosity contrast, its excess viscosity */          \
-  X(levels, levels)     /* one a membrane, its level's next value */
+  X(levels, levels)     /* one a membrane: its level's next value, then its iterate */
 
 /* The phases of a step (src/step/solver.c: solver_step), in their order. */
 #define SOLVER_PHASE_LIST(X)                                                               \
@@ -28,6 +28,8 @@
   X(DIVERGENCE)   /* D* (divergence_star), its sums queued (sums_start) */                \
   X(TENSOR)       /* B^{N+1} with v^N while the sums travel (solid_tensor), the wait for    \
                      them (global_sums) and the drive */                                  \
+  X(BANDS)        /* the membranes' bands: B from the foot points, the levels' volume and   \
+                     re-distancing (solid_bands) */                                       \
   X(ACM)          /* p^{N+1} and v^{N+1} by the ACM (pressure_acm) */                     \
   X(SMAC)         /* or by SMAC (pressure_smac) */                                        \
   X(BETWEEN)      /* between steps: the diagnostics (src/step/diagnose.c) */
@@ -50,7 +52,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *   phi_flux   the GPU's transport of phi: its face fluxes in x, y and z and, in the
  *              fourth, its list of interface cells (the CPU's forms its fluxes in its loop)
  *   phi_next   phi_m^{N+1}, which changes places with the state's phi_m
- *   b_next     B^{N+1}, which changes places with the state's B
+ *   b_next     B^{N+1}, which changes places with the state's B; in the bands, B^{N+1} from
+ *              the foot points, which changes places with it again
  *   div_star   D* = rho div v*: in phi^N's first array (free once phi^{N+1} is the state's,
  *              while B^{N+1} fills work), or without a solid in the first of work
  *   p_next     the ACM's p^{N+1}, which changes places with the state's p
@@ -59,7 +62,9 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *   mu_excess  sum_m (mu_m - mu) phi_m^N, while the stress is formed (a viscosity contrast)
  *   level_next each membrane's level psi^{N+1}, which changes places with the state's
  *   level_before psi^N, which the swap left in level_next's arrays (their halos valid), for
- *              the membranes' normals when B^{N+1} is formed */
+ *              the membranes' normals when B^{N+1} is formed
+ *   level_iterate the first iterate of each level's re-distancing, on the owned cells and
+ *              one ring */
 #define SOLVER_FIELDS(X)                                                                    \
   X(v_star, 3, STORE_rates, 0, LIVE(MOMENTUM) | LIVE(FRACTIONS))                            \
   X(v_n, WITH_SOLID(3), STORE_rates, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                    \
@@ -67,15 +72,16 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
   X(sum_g_phi, WITH_SOLID(1), STORE_next, 0, LIVE(MOMENTUM))                                \
   X(phi_flux, WITH_SOLID(4), STORE_work, 0, LIVE(FRACTIONS))                                \
   X(phi_next, nmat, STORE_next, 0, LIVE(FRACTIONS))                                         \
-  X(b_next, WITH_SOLID(6), STORE_work, 0, LIVE(TENSOR))                                     \
+  X(b_next, WITH_SOLID(6), STORE_work, 0, LIVE(TENSOR) | LIVE(BANDS))                       \
   X(div_star, 1, nmat > 0 ? STORE_next : STORE_work, 0,                                     \
-    LIVE(DIVERGENCE) | LIVE(TENSOR) | LIVE(ACM) | LIVE(SMAC))                               \
+    LIVE(DIVERGENCE) | LIVE(TENSOR) | LIVE(BANDS) | LIVE(ACM) | LIVE(SMAC))                 \
   X(p_next, 1, STORE_work, 1, LIVE(ACM))                                                    \
   X(dp, 1, STORE_work, 1, LIVE(SMAC))                                                       \
   X(div_v, 1, STORE_work, 0, LIVE(BETWEEN))                                                 \
   X(mu_excess, viscous, STORE_viscous, 0, LIVE(MOMENTUM))                                   \
   X(level_next, levels, STORE_levels, 0, LIVE(FRACTIONS))                                  \
-  X(level_before, levels, STORE_levels, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))
+  X(level_before, levels, STORE_levels, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                 \
+  X(level_iterate, levels, STORE_levels, 0, LIVE(BANDS))
 
 #define SOLVER_STORE_ID(store, arrays) STORE_##store,
 enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };

@@ -1,7 +1,7 @@
 /* One time step (docs/method.md, "The time step"), first order in time:
  *   v*      = v^N + dt (-v.grad v + div(2 mu dev D + sum G phi^N dev B^N)/rho + f e_x/rho
  *                       - grad p^N/rho)
- *   solid   phi^{N+1}, B^{N+1} from v^N (src/step/solid.c)
+ *   solid   phi^{N+1}, B^{N+1} from v^N (src/step/solid.c), the membranes' bands
  *   D*      = rho div v*
  *   ACM:  (a, b) minimise <(D* + a lap D* + b lap p^N)^2>, b >= 0, from ONE reduction;
  *         dp = -(b p^N + a D*)/dt,  p^{N+1} = p^N + dp - <p^N + dp>
@@ -313,6 +313,9 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   const double cells = (double)s->grid.global_n[0] * s->grid.global_n[1] * s->grid.global_n[2];
   sv->info.div2_before = sums[SUM_D2] / cells;
   drive(sv, s, sums);
+  /* the membranes' bands: B from the foot points, the levels' volume and distance */
+  phase_begins(sv, s, PHASE_BANDS);
+  solid_bands(sv, s);
   /* dp, p^{N+1} and v^{N+1} = v* - (dt/rho) grad dp */
   phase_begins(sv, s, sv->cs->smac ? PHASE_SMAC : PHASE_ACM);
   if (sv->cs->smac) pressure_smac(sv, s);
