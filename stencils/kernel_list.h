@@ -70,9 +70,11 @@ enum {
     (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
      double *const s[6], const double *p, const double *u, const double *v, const double *w, \
      double *fu, double *fv, double *fw))                                                    \
-  X(membrane_bending_add, KERNEL_FAMILY_DIVERGENCE, MEMBRANE_BENDING_FLOPS, 4, 0, void,      \
-    (const efsi_grid *g, int nmem, double *const level[], const double *bending,            \
-     double scale, double *fu, double *fv, double *fw))                                      \
+  X(level_kappa, KERNEL_FAMILY_DIVERGENCE, LEVEL_KAPPA_FLOPS, 2, 0, void,                    \
+    (const efsi_grid *g, int nmem, double *const level[], double *const kappa[]))           \
+  X(membrane_bending_add, KERNEL_FAMILY_DIVERGENCE, MEMBRANE_BENDING_FLOPS, 5, 0, void,      \
+    (const efsi_grid *g, int nmem, double *const level[], double *const kappa[],            \
+     const double *bending, double scale, double *fu, double *fv, double *fw))               \
   /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                 \
    * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) and the        \
    * membranes' levels (membrane.h; membrane.c, both backends); then the membranes' bands:   \

@@ -163,13 +163,32 @@ void KERNEL(level_redistance)(const efsi_grid *g, int nmem, double *const level[
           });
 }
 
-void KERNEL(membrane_bending_add)(const efsi_grid *g, int nmem, double *const level[],
-                                  const double *bending, double scale, double *fu, double *fv,
-                                  double *fw)
+void KERNEL(level_kappa)(const efsi_grid *g, int nmem, double *const level[],
+                         double *const kappa[])
 {
-  double *lv[EFSI_MAX_MATERIALS], kb[EFSI_MAX_MATERIALS];
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  double *lv[EFSI_MAX_MATERIALS], *kv[EFSI_MAX_MATERIALS];
   for (int m = 0; m < nmem; m++) {
     lv[m] = level[m];
+    kv[m] = kappa[m];
+  }
+  const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
+  const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
+  FOR_BOX(g, lo, hi, p,
+          const ptrdiff_t st[3] = {sx, sy, sz};
+          const double ih[3] = {ihx, ihy, ihz};
+          for (int m = 0; m < nmem; m++) kv[m][p] = level_kappa_at(lv[m], p, st, ih));
+}
+
+void KERNEL(membrane_bending_add)(const efsi_grid *g, int nmem, double *const level[],
+                                  double *const kappa[], const double *bending, double scale,
+                                  double *fu, double *fv, double *fw)
+{
+  double *lv[EFSI_MAX_MATERIALS], *kv[EFSI_MAX_MATERIALS], kb[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nmem; m++) {
+    lv[m] = level[m];
+    kv[m] = kappa[m];
     kb[m] = bending[m];
   }
   double *const out[3] = {fu, fv, fw};
@@ -190,8 +209,8 @@ void KERNEL(membrane_bending_add)(const efsi_grid *g, int nmem, double *const le
                   !(fabs(psi[q - sd]) < MEMBRANE_DELTA_WIDTH))
                 continue;
               double a[3], b[3];
-              bending_force_at(psi, q, st, ih, kb[m], a);
-              bending_force_at(psi, q - sd, st, ih, kb[m], b);
+              bending_force_at(psi, kv[m], q, st, ih, kb[m], a);
+              bending_force_at(psi, kv[m], q - sd, st, ih, kb[m], b);
               o[q] += scale * (0.5 * (a[dd] + b[dd]));
             });
   }

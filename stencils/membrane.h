@@ -359,9 +359,12 @@ EFSI_POINT double level_kappa_at(const double *restrict psi, ptrdiff_t p, const 
 }
 
 /* The bending force on the fluid at the centre p, delta(psi) |grad psi| f (a force per
- * volume), for the bending modulus kb, into f[3]; 0 outside the delta's band. */
-EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const ptrdiff_t s[3],
-                                 const double ih[3], double kb, double f[3])
+ * volume), for the bending modulus kb, into f[3]; 0 outside the delta's band.  kap holds
+ * kappa (level_kappa_at) at the 18 neighbours of p that its derivatives read (the level's
+ * formed once a cell by level_kappa, where each force read it afresh 18 times). */
+EFSI_POINT void bending_force_at(const double *restrict psi, const double *restrict kap,
+                                 ptrdiff_t p, const ptrdiff_t s[3], const double ih[3], double kb,
+                                 double f[3])
 {
   f[0] = f[1] = f[2] = 0.0;
   const double weight = membrane_delta(psi[p]);
@@ -372,7 +375,7 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
   /* kappa's gradient and Hessian by centred differences of its values round p */
   double dk[3], Hk[3][3], lap = 0.0;
   for (int d = 0; d < 3; d++) {
-    const double up = level_kappa_at(psi, p + s[d], s, ih), down = level_kappa_at(psi, p - s[d], s, ih);
+    const double up = kap[p + s[d]], down = kap[p - s[d]];
     dk[d] = 0.5 * ih[d] * (up - down);
     Hk[d][d] = ih[d] * ih[d] * ((up - kappa) - (kappa - down));
     lap += Hk[d][d];
@@ -381,8 +384,7 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
     for (int e = d + 1; e < 3; e++) {
       const ptrdiff_t a = s[d], b = s[e];
       Hk[d][e] = Hk[e][d] = 0.25 * ih[d] * ih[e]
-          * ((level_kappa_at(psi, p + a + b, s, ih) - level_kappa_at(psi, p + a - b, s, ih))
-             - (level_kappa_at(psi, p - a + b, s, ih) - level_kappa_at(psi, p - a - b, s, ih)));
+          * ((kap[p + a + b] - kap[p + a - b]) - (kap[p - a + b] - kap[p - a - b]));
     }
   double nHn = 0.0, dn = 0.0;
   for (int d = 0; d < 3; d++) {
@@ -394,12 +396,18 @@ EFSI_POINT void bending_force_at(const double *restrict psi, ptrdiff_t p, const 
   for (int d = 0; d < 3; d++) f[d] = magnitude * n[d];
 }
 
-/* membrane_bending_add: v*_d += scale (f_d(p) + f_d(p - s_d)) / 2 at every face the momentum
+/* level_kappa: kappa[m] = level_kappa_at of each membrane's level at every owned cell of g
+ * (the momentum runs it on its box and two rings round it); halo needed: the level width 1
+ * round g.  Operations per cell and membrane: 9 for the gradient, 35 for the Hessian, 25
+ * for kappa: 70.
+ * membrane_bending_add: v*_d += scale (f_d(p) + f_d(p - s_d)) / 2 at every face the momentum
  * predictor updates (location.h), f the bending force at the cell centres
- * (bending_force_at), scale = dt / rho; nmem membranes, each a level and a bending modulus.
- * Halo needed: the level width 3 (kappa's second differences round the face's cells).
- * Operations per face and membrane in a band: about 2 x 19 x 60; none outside it. */
-#define MEMBRANE_BENDING_FLOPS 2300.0
+ * (bending_force_at, from the level and its kappa), scale = dt / rho; nmem membranes, each a
+ * level, its kappa and a bending modulus.  Halo needed: the level width 2, kappa width 2
+ * (its second differences round the face's cells).  Operations per face and membrane in a
+ * band: about 2 x (70 + 80); none outside it. */
+#define LEVEL_KAPPA_FLOPS 70.0
+#define MEMBRANE_BENDING_FLOPS 300.0
 
 /* level_advance: the level advanced by one explicit step, next = psi - dt v.grad psi (the
  * WENO5 advection of B's components, weno5.h), at every owned cell; halo needed: psi width

@@ -119,12 +119,24 @@ CALL(membrane_stress_add)
   const double gs[1] = {5e-3}, dilatation[1] = {10.0};
   k->membrane_stress_add(g, 1, level, gs, dilatation, bb, ss);
 }
+/* kappa of the level in a[3] on the block and two rings round it, into a[8] */
+static void kappa_rings(const efsi_kernels *k, const efsi_grid *g, double **a)
+{
+  efsi_grid ring;
+  ptrdiff_t rs;
+  const int lo[3] = {-2, -2, -2}, hi[3] = {g->n[0] + 2, g->n[1] + 2, g->n[2] + 2};
+  grid_view(g, lo, hi, &ring, &rs);
+  double *const level[1] = {a[3] + rs}, *const kappa[1] = {a[8] + rs};
+  k->level_kappa(&ring, 1, level, kappa);
+}
+CALL(level_kappa) { FIELDS; kappa_rings(k, g, a); }
 CALL(membrane_bending_add)
 {
   FIELDS;
-  double *const level[1] = {a[3]};
+  kappa_rings(k, g, a);
+  double *const level[1] = {a[3]}, *const kappa[1] = {a[8]};
   const double bending[1] = {2e-4};
-  k->membrane_bending_add(g, 1, level, bending, 0.01, a[5], a[6], a[7]);
+  k->membrane_bending_add(g, 1, level, kappa, bending, 0.01, a[5], a[6], a[7]);
 }
 CALL(momentum_predictor)
 {

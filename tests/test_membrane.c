@@ -238,8 +238,17 @@ static double bending_integral(int a, int cylinder, double kb, double *largest)
   double *level = field_alloc(&g), *f[3];
   for (int d = 0; d < 3; d++) f[d] = field_alloc(&g);   /* zero (field_alloc) */
   round_level(&g, a, cylinder, level);
-  double *const levels[1] = {level};
-  membrane_bending_add(&g, 1, levels, &kb, 1.0, f[0], f[1], f[2]);
+  /* kappa on the block and two rings, as the momentum forms it */
+  double *kappa = field_alloc(&g);
+  efsi_grid ring;
+  ptrdiff_t rs;
+  const int rlo[3] = {-2, -2, -2}, rhi[3] = {cells[0] + 2, n + 2, n + 2};
+  grid_view(&g, rlo, rhi, &ring, &rs);
+  double *const levels[1] = {level}, *const kappas[1] = {kappa};
+  double *const level_r[1] = {level + rs}, *const kappa_r[1] = {kappa + rs};
+  level_kappa(&ring, 1, level_r, kappa_r);
+  membrane_bending_add(&g, 1, levels, kappas, &kb, 1.0, f[0], f[1], f[2]);
+  field_free(kappa);
   const int ic = cylinder ? 1 : n / 2, kc = n / 2;
   double integral = 0.0, most = 0.0;
   for (int j = n / 2 + 1; j < n; j++) integral += f[1][grid_index(&g, ic, j, kc)];

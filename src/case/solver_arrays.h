@@ -18,7 +18,7 @@
   X(work, 6)       /* six arrays the stress, the face fluxes, B^{N+1} and dp take in turn */ \
   X(next, nmat)    /* one a material */                                                  \
   X(viscous, viscous)   /* with a viscosity contrast, its excess viscosity */          \
-  X(levels, levels)     /* one a membrane: its level's next value, then its iterate */
+  X(levels, levels)     /* one a membrane: its kappa, its level's next value, its iterate */
 
 /* The phases of a step (src/step/solver.c: solver_step), in their order. */
 #define SOLVER_PHASE_LIST(X)                                                               \
@@ -64,7 +64,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
  *   level_before psi^N, which the swap left in level_next's arrays (their halos valid), for
  *              the membranes' normals when B^{N+1} is formed
  *   level_iterate the first iterate of each level's re-distancing, on the owned cells and
- *              one ring */
+ *              one ring
+ *   kappa      each membrane's total curvature at the centres, for its bending force */
 #define SOLVER_FIELDS(X)                                                                    \
   X(v_star, 3, STORE_rates, 0, LIVE(MOMENTUM) | LIVE(FRACTIONS))                            \
   X(v_n, WITH_SOLID(3), STORE_rates, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                    \
@@ -81,7 +82,8 @@ enum { SOLVER_PHASE_LIST(SOLVER_PHASE_ID) SOLVER_PHASES };
   X(mu_excess, viscous, STORE_viscous, 0, LIVE(MOMENTUM))                                   \
   X(level_next, levels, STORE_levels, 0, LIVE(FRACTIONS))                                  \
   X(level_before, levels, STORE_levels, 0, LIVE(DIVERGENCE) | LIVE(TENSOR))                 \
-  X(level_iterate, levels, STORE_levels, 0, LIVE(BANDS))
+  X(level_iterate, levels, STORE_levels, 0, LIVE(BANDS))                                    \
+  X(kappa, levels, STORE_levels, 0, LIVE(MOMENTUM))
 
 #define SOLVER_STORE_ID(store, arrays) STORE_##store,
 enum { SOLVER_ARRAYS(SOLVER_STORE_ID) SOLVER_STORES };

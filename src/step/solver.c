@@ -116,7 +116,8 @@ int acm_parameters(double A1, double A2, double A3, double B1, double B2, double
  * in v_star, so that v^N stays for the solid's transport: the stress of level N, viscous
  * and G_m phi_m^N dev(B^N) (with sum_g_phi = sum_m G_m phi_m), with a viscosity contrast
  * its excess, and the membranes' tension (docs/membrane.md), then v* in one pass per
- * component, and the membranes' bending force added to it.  The kernels read up to three cells around the box (WENO5; the stress is
+ * component, and the membranes' bending force added to it (kappa formed first on the box
+ * and two rings round it).  The kernels read up to three cells around the box (WENO5; the stress is
  * formed on the box and one layer around it, where neighbouring boxes form the same
  * values). */
 static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int hi[3])
@@ -151,9 +152,21 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
   RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
       -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, v_star[0],
       v_star[1], v_star[2]);
-  if (nmem > 0)   /* the membranes' bending force, added to v* */
-    RUN(sv, membrane_bending_add, g, nmem, mem.level, mem.param[MATERIAL_PARAM_BENDING],
+  if (nmem > 0) {   /* the membranes' bending force, added to v*, from kappa on two rings */
+    efsi_grid ring;
+    ptrdiff_t rs;
+    const int rlo[3] = {-2, -2, -2}, rhi[3] = {g->n[0] + 2, g->n[1] + 2, g->n[2] + 2};
+    grid_view(g, rlo, rhi, &ring, &rs);
+    double *kappa[EFSI_MAX_MATERIALS], *level_r[EFSI_MAX_MATERIALS], *kappa_r[EFSI_MAX_MATERIALS];
+    for (int m = 0; m < nmem; m++) {
+      kappa[m] = FIELDS(sv, kappa)[m] + sh;
+      kappa_r[m] = kappa[m] + rs;
+      level_r[m] = mem.level[m] + rs;
+    }
+    RUN(sv, level_kappa, &ring, nmem, level_r, kappa_r);
+    RUN(sv, membrane_bending_add, g, nmem, mem.level, kappa, mem.param[MATERIAL_PARAM_BENDING],
         sv->dt / c->density, v_star[0], v_star[1], v_star[2]);
+  }
 }
 
 /* v* becomes the state's velocity; v^N's arrays are the rate arrays now (v_n). */
