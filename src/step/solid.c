@@ -100,17 +100,18 @@ void solid_bands(efsi_solver *sv, efsi_state *s)
   double **b[6];
   for (int t = 0; t < 6; t++) b[t] = &s->b[t];
   FIELDS_SWAP(sv, b_next, b);
-  /* each level's volume to its material's: the shift (V_phi - V_psi) / A, cells */
-  double shift[EFSI_MAX_MATERIALS];
+  /* each level's volume to its material's: the shift (V_phi - V_psi) / A, cells; every
+   * membrane's sums in one global sum */
+  double pairs[EFSI_MAX_MATERIALS][2 * LEVEL_VOLUME_COUNT], shift[EFSI_MAX_MATERIALS];
+  for (int m = 0; m < nlevel; m++)
+    RUN(sv, level_volume_sums, g, level[m], phi[m], &sv->scratch, pairs[m]);
+  timers_switch(&sv->timers, TIMER_ALLREDUCE);
+  global_sum_dd(sv->decomp, pairs[0], LEVEL_VOLUME_COUNT * nlevel);
+  timers_pause(&sv->timers);
   for (int m = 0; m < nlevel; m++) {
-    double pairs[2 * LEVEL_VOLUME_COUNT];
-    RUN(sv, level_volume_sums, g, level[m], phi[m], &sv->scratch, pairs);
-    timers_switch(&sv->timers, TIMER_ALLREDUCE);
-    global_sum_dd(sv->decomp, pairs, LEVEL_VOLUME_COUNT);
-    timers_pause(&sv->timers);
-    const double area = pairs[2 * LEVEL_AREA];
+    const double area = pairs[m][2 * LEVEL_AREA];
     shift[m] = area > 0.0
-                 ? (pairs[2 * LEVEL_VOLUME_PHI] - pairs[2 * LEVEL_VOLUME_PSI]) / area
+                 ? (pairs[m][2 * LEVEL_VOLUME_PHI] - pairs[m][2 * LEVEL_VOLUME_PSI]) / area
                  : 0.0;
   }
   /* the re-distancing's two Jacobi steps: the first on the owned cells and one ring (the

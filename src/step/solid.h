@@ -43,7 +43,7 @@ void solid_tensor(efsi_solver *sv, efsi_state *s);
  * surface"): B's and the levels' halos exchanged (width 3); each cell of a band off its
  * membrane takes B from its foot point on the membrane (formed in b_next, swapped with the
  * state's B); each level shifted so that the volume inside it is its material's (one global
- * sum a membrane), and re-distanced off the membrane by two Jacobi steps (the first in
+ * sum for all membranes), and re-distanced off the membrane by two Jacobi steps (the first in
  * level_iterate).  Nothing to do without a membrane. */
 void solid_bands(efsi_solver *sv, efsi_state *s);
 
