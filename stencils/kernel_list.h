@@ -65,7 +65,7 @@ enum {
      const double *w, double *const s[6]))                                                   \
   X(membrane_stress_add, KERNEL_FAMILY_STRESS, MEMBRANE_STRESS_FLOPS(1), 20, 0, void,        \
     (const efsi_grid *g, int nmem, double *const level[], const double *shear_modulus,     \
-     const double *dilatation, double *const b[6], double *const s[6]))                     \
+     const double *dilatation, const double *law, double *const b[6], double *const s[6]))  \
   X(momentum_predictor, KERNEL_FAMILY_ADVECTION, MOMENTUM_FLOPS, 24, 0, void,                \
     (const efsi_grid *g, double dt, double inv_rho, double body, double grad_scale,          \
      double *const s[6], const double *p, const double *u, const double *v, const double *w, \
@@ -134,7 +134,8 @@ enum {
      double *const b[6], efsi_scratch *scratch))                                             \
   X(membrane_energy, KERNEL_FAMILY_DIAGNOSTICS, 0, 7, 0, double,                            \
     (const efsi_grid *g, int nmem, double *const level[], const double *shear_modulus,       \
-     const double *dilatation, double *const b[6], efsi_scratch *scratch))                   \
+     const double *dilatation, const double *law, double *const b[6],                        \
+     efsi_scratch *scratch))                                                                 \
   X(det_range, KERNEL_FAMILY_DIAGNOSTICS, 0, 6 + nmat, 0, void,                              \
     (const efsi_grid *g, int nmat, double *const phi[], double *const b[6], double phi_min,  \
      efsi_scratch *scratch, double range[2]))                                                \

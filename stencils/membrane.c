@@ -13,7 +13,7 @@
  * f the mean of the four cells' centred differences. */
 EFSI_POINT double membrane_edge_at(const double *restrict psi, double *const b[6], ptrdiff_t p,
                                    const ptrdiff_t s[3], const double ih[3], int d, int e,
-                                   double gs, double c, int comp)
+                                   double gs, double c, double law, int comp)
 {
   const int f = 3 - d - e;
   const ptrdiff_t sd = s[d], se = s[e], sf = s[f];
@@ -33,7 +33,7 @@ EFSI_POINT double membrane_edge_at(const double *restrict psi, double *const b[6
                           0.25 * ((b0.xy + b1.xy) + (b2.xy + b3.xy)),
                           0.25 * ((b0.xz + b1.xz) + (b2.xz + b3.xz)),
                           0.25 * ((b0.yz + b1.yz) + (b2.yz + b3.yz))};
-  const sym_tensor_t t = membrane_stress_at(level, grad[0], grad[1], grad[2], B, gs, c);
+  const sym_tensor_t t = membrane_stress_at(level, grad[0], grad[1], grad[2], B, gs, c, law);
   return comp == TXY ? t.xy : comp == TXZ ? t.xz : t.yz;
 }
 
@@ -41,27 +41,29 @@ EFSI_POINT double membrane_edge_at(const double *restrict psi, double *const b[6
  * not used). */
 EFSI_POINT sym_tensor_t membrane_centre_at(const double *restrict psi, double *const b[6],
                                            ptrdiff_t p, const ptrdiff_t s[3],
-                                           const double ih[3], double gs, double c)
+                                           const double ih[3], double gs, double c, double law)
 {
   const sym_tensor_t zero = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH)) return zero;
   double g[3];
   level_gradient_at(psi, p, s, ih, g);
-  return membrane_stress_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs, c);
+  return membrane_stress_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs, c, law);
 }
 
 void KERNEL(membrane_stress_add)(const efsi_grid *g, int nmem, double *const level[],
                                  const double *shear_modulus, const double *dilatation,
-                                 double *const b[6], double *const s[6])
+                                 const double *law, double *const b[6], double *const s[6])
 {
   int lo[3], hi[3];
   box_owned(g, 1, lo, hi);
   /* the arrays and parameters in locals (the loop bodies read only locals) */
-  double *lv[EFSI_MAX_MATERIALS], gs[EFSI_MAX_MATERIALS], cm[EFSI_MAX_MATERIALS];
+  double *lv[EFSI_MAX_MATERIALS], gs[EFSI_MAX_MATERIALS], cm[EFSI_MAX_MATERIALS],
+      lw[EFSI_MAX_MATERIALS];
   for (int m = 0; m < nmem; m++) {
     lv[m] = level[m];
     gs[m] = shear_modulus[m];
     cm[m] = dilatation[m];
+    lw[m] = law[m];
   }
   double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
   double *const sl[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
@@ -71,13 +73,13 @@ void KERNEL(membrane_stress_add)(const efsi_grid *g, int nmem, double *const lev
           const ptrdiff_t st[3] = {sx, sy, sz};
           const double ih[3] = {ihx, ihy, ihz};
           for (int m = 0; m < nmem; m++) {
-            const sym_tensor_t t = membrane_centre_at(lv[m], bl, p, st, ih, gs[m], cm[m]);
+            const sym_tensor_t t = membrane_centre_at(lv[m], bl, p, st, ih, gs[m], cm[m], lw[m]);
             sl[TXX][p] += t.xx;
             sl[TYY][p] += t.yy;
             sl[TZZ][p] += t.zz;
-            sl[TXY][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 1, gs[m], cm[m], TXY);
-            sl[TXZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 2, gs[m], cm[m], TXZ);
-            sl[TYZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 1, 2, gs[m], cm[m], TYZ);
+            sl[TXY][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 1, gs[m], cm[m], lw[m], TXY);
+            sl[TXZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 0, 2, gs[m], cm[m], lw[m], TXZ);
+            sl[TYZ][p] += membrane_edge_at(lv[m], bl, p, st, ih, 1, 2, gs[m], cm[m], lw[m], TYZ);
           });
 }
 

@@ -110,13 +110,22 @@ EFSI_POINT sym_tensor_t surface_metric_inverse(sym_tensor_t B, double nx, double
   return r;
 }
 
+/* The membrane's laws (docs/membrane.md, "The law"), as <family>.law names them: Skalak et
+ * al. (1973), W = (G_s/4) (I1^2 + 2 I1 - 2 I2 + C I2^2), and the neo-Hookean membrane (a thin
+ * sheet of incompressible neo-Hookean solid; Barthes-Biesel and Rallison, J. Fluid Mech. 113
+ * (1981) 251), W = (G_s/2) (I1 - 1 + 1/(I2 + 1)), whose small-strain moduli are Skalak's with
+ * C = 1 and which softens in area where Skalak's stiffens. */
+enum { MEMBRANE_LAW_SKALAK = 0, MEMBRANE_LAW_NEO_HOOKEAN = 1 };
+
 /* The membrane's Cauchy tension tau (a tangential tensor: tau n = 0) at a point where B is
- * the left Cauchy-Green tensor and n the unit normal, for the Skalak law of surface shear
- * modulus gs and area dilatation ratio c (docs/membrane.md):
+ * the left Cauchy-Green tensor and n the unit normal, for the law `law` (a MEMBRANE_LAW_*)
+ * of surface shear modulus gs and, for Skalak's, area dilatation ratio c:
  *   B_s = (P B^-1 P + n n)^-1 - n n,  J_s^2 = det B_s on the plane,
- *   tau = (gs/J_s) (I1 + 1) B_s + gs J_s (c I2 - 1) P.
- * B = I gives tau = 0 to round-off.  Operations: 166 (112 for the metric, J_s with its square
- * root 2, the invariants 12, tau 40). */
+ *   Skalak:       tau = (gs/J_s) (I1 + 1) B_s + gs J_s (c I2 - 1) P,
+ *   neo-Hookean:  tau = (gs/J_s) B_s - (gs/J_s^3) P,
+ * principal tensions G_s/(l1 l2) (l1^2 - 1/(l1 l2)^2) for the latter.  B = I gives tau = 0
+ * to round-off.  Operations: 166 (112 for the metric, J_s with its square root 2, the
+ * invariants 12, tau 40). */
 #define MEMBRANE_TENSION_FLOPS 166.0
 
 /* The surface's strain at a point of tensor B and unit normal n: B_s = (P B^-1 P + n n)^-1
@@ -133,35 +142,44 @@ EFSI_POINT sym_tensor_t surface_strain_at(sym_tensor_t B, double nx, double ny, 
   return bs;
 }
 
+/* The law's energy per reference area W(I1, I2) (J_s^2 = I2 + 1). */
+EFSI_POINT double membrane_law_energy(double law, double gs, double c, double i1, double j2)
+{
+  const double i2 = j2 - 1.0;
+  if (law == MEMBRANE_LAW_NEO_HOOKEAN) return 0.5 * gs * (i1 - 1.0 + 1.0 / j2);
+  return 0.25 * gs * (i1 * i1 + 2.0 * i1 - 2.0 * i2 + c * i2 * i2);
+}
+
 EFSI_POINT sym_tensor_t membrane_tension_at(sym_tensor_t B, double nx, double ny, double nz,
-                                            double gs, double c)
+                                            double gs, double c, double law)
 {
   double j, j2;
   const sym_tensor_t bs = surface_strain_at(B, nx, ny, nz, &j, &j2);
   const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0, i2 = j2 - 1.0;
-  const double kb = gs * (i1 + 1.0) / j;        /* the coefficient of B_s */
-  const double kp = gs * j * (c * i2 - 1.0);    /* the coefficient of P */
+  /* the coefficients of B_s and of P: (2/J_s) dW/dI1 and 2 J_s dW/dI2 */
+  const int neo = law == MEMBRANE_LAW_NEO_HOOKEAN;
+  const double kb = neo ? gs / j : gs * (i1 + 1.0) / j;
+  const double kp = neo ? -gs / (j * j2) : gs * j * (c * i2 - 1.0);
   const sym_tensor_t t = {kb * bs.xx + kp * (1.0 - nx * nx), kb * bs.yy + kp * (1.0 - ny * ny),
                           kb * bs.zz + kp * (1.0 - nz * nz), kb * bs.xy - kp * nx * ny,
                           kb * bs.xz - kp * nx * nz, kb * bs.yz - kp * ny * nz};
   return t;
 }
 
-/* The Skalak energy of the membrane per volume of its band at a point of level psi (cells),
- * level gradient (gx, gy, gz) (cells per unit length) and tensor B (diagnostics,
- * docs/output.md): delta(psi) |grad psi| W / J_s, with W = (gs/4) (I1^2 + 2 I1 - 2 I2 +
- * c I2^2) the law's energy per reference area (membrane_tension_at's), so that its integral
- * is the membrane's elastic energy; 0 outside the delta's band. */
+/* The membrane's energy per volume of its band at a point of level psi (cells), level
+ * gradient (gx, gy, gz) (cells per unit length) and tensor B (diagnostics,
+ * docs/output.md): delta(psi) |grad psi| W / J_s, with W the law's energy per reference area
+ * (membrane_law_energy), so that its integral is the membrane's elastic energy; 0 outside the
+ * delta's band. */
 EFSI_POINT double membrane_energy_at(double psi, double gx, double gy, double gz,
-                                     sym_tensor_t B, double gs, double c)
+                                     sym_tensor_t B, double gs, double c, double law)
 {
   const double d = membrane_delta(psi), norm = sqrt(gx * gx + gy * gy + gz * gz);
   if (!(d > 0.0 && norm > 0.0)) return 0.0;
   double j, j2;
   const sym_tensor_t bs = surface_strain_at(B, gx / norm, gy / norm, gz / norm, &j, &j2);
-  const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0, i2 = j2 - 1.0;
-  const double w = 0.25 * gs * (i1 * i1 + 2.0 * i1 - 2.0 * i2 + c * i2 * i2);
-  return d * norm * w / j;
+  const double i1 = (bs.xx + bs.yy + bs.zz) - 2.0;
+  return d * norm * membrane_law_energy(law, gs, c, i1, j2) / j;
 }
 
 /* B with its normal fibre reset: B_s + n n / J_s^2, the tensor of a deformation with the
@@ -272,13 +290,13 @@ EFSI_POINT double level_redistance_at(double psi0, const double *cur, double cur
  * gradient (gx, gy, gz) (cells per unit length) and tensor B; 0 outside the delta's band
  * or where the gradient vanishes. */
 EFSI_POINT sym_tensor_t membrane_stress_at(double psi, double gx, double gy, double gz,
-                                           sym_tensor_t B, double gs, double c)
+                                           sym_tensor_t B, double gs, double c, double law)
 {
   const double d = membrane_delta(psi), norm = sqrt(gx * gx + gy * gy + gz * gz);
   sym_tensor_t t = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (d > 0.0 && norm > 0.0) {
     const double inv = 1.0 / norm, w = d * norm;
-    const sym_tensor_t tau = membrane_tension_at(B, gx * inv, gy * inv, gz * inv, gs, c);
+    const sym_tensor_t tau = membrane_tension_at(B, gx * inv, gy * inv, gz * inv, gs, c, law);
     t.xx = w * tau.xx, t.yy = w * tau.yy, t.zz = w * tau.zz;
     t.xy = w * tau.xy, t.xz = w * tau.xz, t.yz = w * tau.yz;
   }

@@ -61,25 +61,26 @@ double KERNEL(elastic_energy)(const efsi_grid *g, int nmat, const double *modulu
 
 double KERNEL(membrane_energy)(const efsi_grid *g, int nmem, double *const level[],
                                const double *shear_modulus, const double *dilatation,
-                               double *const b[6], efsi_scratch *scratch)
+                               const double *law, double *const b[6], efsi_scratch *scratch)
 {
   if (nmem == 0) return 0.0;
   int lo[3], hi[3];
   box_owned(g, 0, lo, hi);
   /* the levels, B's arrays and the parameters in locals (the body reads only locals) */
   double *lv[EFSI_MAX_MATERIALS] = {NULL}, gs[EFSI_MAX_MATERIALS] = {0.0},
-         cm[EFSI_MAX_MATERIALS] = {0.0};
+         cm[EFSI_MAX_MATERIALS] = {0.0}, lw[EFSI_MAX_MATERIALS] = {0.0};
   for (int m = 0; m < nmem; m++) {
     lv[m] = level[m];
     gs[m] = shear_modulus[m];
     cm[m] = dilatation[m];
+    lw[m] = law[m];
   }
   double *const bl[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
   const ptrdiff_t sx = g->stride[0], sy = g->stride[1], sz = g->stride[2];
   const double ihx = g->inv_h[0], ihy = g->inv_h[1], ihz = g->inv_h[2];
   dd_sum total;
   REDUCE_BOX(g, lo, hi, scratch, 1, 0u, &total, p, i, j, k,
-             reduce_one(membranes_energy_at(nmem, lv, gs, cm, bl, p, sx, sy, sz, ihx, ihy, ihz)));
+             reduce_one(membranes_energy_at(nmem, lv, gs, cm, lw, bl, p, sx, sy, sz, ihx, ihy, ihz)));
   return total.hi * g->h[0] * g->h[1] * g->h[2];
 }
 

@@ -202,9 +202,10 @@ EFSI_POINT double elastic_density_at(int nmat, const double *modulus, double *co
 /* membrane_energy (stencils/kernel_list.h): the membranes' elastic energy on the owned
  * cells, the sum over cells and membranes of membrane_energy_at (membrane.h) hx hy hz, the
  * level's gradient its centred differences; nmem membranes, each a level (cells), a surface
- * shear modulus and a dilatation ratio.  Halo needed: the levels width 1. */
+ * shear modulus, a dilatation ratio and a law (MEMBRANE_LAW_*).  Halo needed: the levels width 1. */
 EFSI_POINT double membranes_energy_at(int nmem, double *const level[], const double *gs,
-                                      const double *c, double *const b[6], ptrdiff_t p,
+                                      const double *c, const double *law, double *const b[6],
+                                      ptrdiff_t p,
                                       ptrdiff_t sx, ptrdiff_t sy, ptrdiff_t sz, double ihx,
                                       double ihy, double ihz)
 {
@@ -216,7 +217,7 @@ EFSI_POINT double membranes_energy_at(int nmem, double *const level[], const dou
     if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH)) continue;
     double g[3];
     level_gradient_at(psi, p, s, ih, g);
-    e += membrane_energy_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs[m], c[m]);
+    e += membrane_energy_at(psi[p], g[0], g[1], g[2], sym_load(b, p), gs[m], c[m], law[m]);
   }
   return e;
 }

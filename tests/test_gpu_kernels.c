@@ -110,14 +110,18 @@ CALL(stress_contrast_add)
   TENSORS;
   k->stress_contrast_add(g, a[4], a[0], a[1], a[2], ss);
 }
-/* a membrane whose band (|psi| < 2 cells) covers the block: p's values as its level */
+/* two membranes whose bands (|psi| < 2 cells) cover the block, one of each law: p's values
+ * as their level */
+#define TWO_MEMBRANES                                                  \
+  double *const level[2] = {a[3], a[3]};                               \
+  const double gs[2] = {5e-3, 3e-3}, dilatation[2] = {10.0, 1.0},      \
+               law[2] = {MEMBRANE_LAW_SKALAK, MEMBRANE_LAW_NEO_HOOKEAN}
 CALL(membrane_stress_add)
 {
   FIELDS;
   TENSORS;
-  double *const level[1] = {a[3]};
-  const double gs[1] = {5e-3}, dilatation[1] = {10.0};
-  k->membrane_stress_add(g, 1, level, gs, dilatation, bb, ss);
+  TWO_MEMBRANES;
+  k->membrane_stress_add(g, 2, level, gs, dilatation, law, bb, ss);
 }
 /* kappa of the level in a[3] on the block and two rings round it, into a[8] */
 static void kappa_rings(const efsi_kernels *k, const efsi_grid *g, double **a)
@@ -251,14 +255,13 @@ CALL(elastic_energy)
   TENSORS;
   out[0] = k->elastic_energy(g, 2, modulus, phi, bb, scratch);
 }
-/* the membrane of membrane_stress_add's call: its band's energy */
+/* the membranes of membrane_stress_add's call: their bands' energy */
 CALL(membrane_energy)
 {
   FIELDS;
   TENSORS;
-  double *const level[1] = {a[3]};
-  const double gs[1] = {5e-3}, dilatation[1] = {10.0};
-  out[0] = k->membrane_energy(g, 1, level, gs, dilatation, bb, scratch);
+  TWO_MEMBRANES;
+  out[0] = k->membrane_energy(g, 2, level, gs, dilatation, law, bb, scratch);
 }
 CALL(det_range) { FIELDS; TENSORS; k->det_range(g, 2, phi, bb, 0.5, scratch, out); }
 CALL(wall_shear_sums)

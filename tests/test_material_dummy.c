@@ -8,8 +8,8 @@
 
 #define EFSI_EXTRA_MATERIAL_MODELS(X) X(DUMMY, "dummy", "tests/test_material_dummy.c", "a test model")
 #define EFSI_EXTRA_MATERIAL_PARAMETERS(X, ...)                                          \
-  X(__VA_ARGS__, IN(DUMMY), STIFFNESS, "stiffness", NAN, "a stiffness")                 \
-  X(__VA_ARGS__, IN(DUMMY), MEMORY, "memory", 3.0, "a relaxation time")
+  X(__VA_ARGS__, IN(DUMMY), STIFFNESS, "stiffness", NAN, NULL, "a stiffness")           \
+  X(__VA_ARGS__, IN(DUMMY), MEMORY, "memory", 3.0, NULL, "a relaxation time")
 #define EFSI_EXTRA_MATERIAL_FIELDS(X) X(DUMMY, "age", 0.25, "age since the last relaxation")
 
 /* the modules the registry feeds, with the model */

@@ -76,6 +76,15 @@ static int registry_rows(const char *which, char rows[ROWS][ROW])
       describe_default(value, fallback, sizeof fallback);
       char owners[256];
       material_model_names(p->models & allowed, owners, sizeof owners);
+      if (p->words) {   /* a word: its default and the words */
+        char words[256] = "";
+        for (int w = 0; p->words[w]; w++)
+          snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s", w ? ", " : "",
+                   p->words[w]);
+        snprintf(rows[n++], ROW, "| `%s.%s` | word | `%s` | %s; model %s | %s |", b->section,
+                 p->key, p->words[(int)value], words, owners, p->meaning);
+        continue;
+      }
       snprintf(rows[n++], ROW, "| `%s.%s` | number | %s | > 0; model %s | %s |", b->section,
                p->key, fallback, owners, p->meaning);
     }

@@ -1,7 +1,8 @@
 /* The membrane (stencils/membrane.h, docs/membrane.md).  The point formula: no tension at
  * rest; the principal tensions of Skalak et al. (1973),
  *   T_1 = G_s/(l1 l2) (l1^2 (l1^2 - 1) + C (l1 l2)^2 ((l1 l2)^2 - 1)),
- * for a surface stretched by l1, l2 whatever the stretch along the normal; a tangential
+ * for a surface stretched by l1, l2 whatever the stretch along the normal, and the
+ * neo-Hookean membrane's, T_1 = G_s/(l1 l2) (l1^2 - 1/(l1 l2)^2); a tangential
  * tensor; the same tension rotated with B and n.  The kernel: on a spherical membrane of
  * radius a stretched evenly by l, the stress spread over the band gives the Laplace law's
  * normal force, integral of f_r across the band = -2 T / a (T the even tension), within 1.5 %
@@ -41,8 +42,11 @@ START_TEST(no_tension_at_rest)
   const sym_tensor_t I = {1, 1, 1, 0, 0, 0};
   const double n[3][3] = {{0, 0, 1}, {0.6, 0.8, 0}, {1 / sqrt(3.0), -1 / sqrt(3.0), 1 / sqrt(3.0)}};
   for (int k = 0; k < 3; k++) {
-    const sym_tensor_t t = membrane_tension_at(I, n[k][0], n[k][1], n[k][2], 5e-3, 10.0);
-    ck_assert_msg(sym_max_abs(t) < 1e-15 * 5e-3 * 21, "tension at rest %g", sym_max_abs(t));
+    for (int law = MEMBRANE_LAW_SKALAK; law <= MEMBRANE_LAW_NEO_HOOKEAN; law++) {
+      const sym_tensor_t t = membrane_tension_at(I, n[k][0], n[k][1], n[k][2], 5e-3, 10.0, law);
+      ck_assert_msg(sym_max_abs(t) < 1e-15 * 5e-3 * 21, "tension at rest %g (law %d)",
+                    sym_max_abs(t), law);
+    }
   }
 }
 END_TEST
@@ -58,12 +62,44 @@ START_TEST(principal_tensions_are_skalak)
      * tilted by g, which leave the surface's strain, so its tension, alone */
     const double tilt = 0.3 * (double)k;
     const sym_tensor_t B = {l1 * l1 + tilt * tilt, l2 * l2, l3 * l3, 0, tilt * l3, 0};
-    const sym_tensor_t t = membrane_tension_at(B, 0, 0, 1, gs, c);
+    const sym_tensor_t t = membrane_tension_at(B, 0, 0, 1, gs, c, MEMBRANE_LAW_SKALAK);
     const double t1 = skalak_t1(gs, c, l1, l2), t2 = skalak_t1(gs, c, l2, l1);
     ck_assert_msg(fabs(t.xx - t1) < 1e-12 * fabs(t1) + 1e-18, "T1 %g, Skalak %g", t.xx, t1);
     ck_assert_msg(fabs(t.yy - t2) < 1e-12 * fabs(t2) + 1e-18, "T2 %g, Skalak %g", t.yy, t2);
     ck_assert(fabs(t.zz) < 1e-15 && fabs(t.xz) < 1e-15 && fabs(t.yz) < 1e-15 &&
               fabs(t.xy) < 1e-15);
+  }
+}
+END_TEST
+
+/* The neo-Hookean membrane's principal tensions, T_1 = G_s/(l1 l2) (l1^2 - 1/(l1 l2)^2)
+ * (Barthes-Biesel and Rallison 1981), whatever the normal fibre; its energy per reference
+ * area (G_s/2) (l1^2 + l2^2 + 1/(l1 l2)^2 - 3); and at small strain the Skalak law's with
+ * C = 1 (shear and area moduli G_s and 3 G_s), to second order in the strain. */
+START_TEST(principal_tensions_are_neo_hookean)
+{
+  const double gs = 5e-3;
+  const double cases[][3] = {{1.2, 0.9, 0.7}, {1.5, 1.1, 2.0}, {0.8, 0.8, 1.3}, {2.0, 1.0, 0.4}};
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    const double l1 = cases[k][0], l2 = cases[k][1], l3 = cases[k][2], tilt = 0.3 * (double)k;
+    const sym_tensor_t B = {l1 * l1 + tilt * tilt, l2 * l2, l3 * l3, 0, tilt * l3, 0};
+    const sym_tensor_t t = membrane_tension_at(B, 0, 0, 1, gs, 7.0, MEMBRANE_LAW_NEO_HOOKEAN);
+    const double j2 = l1 * l1 * l2 * l2, j = l1 * l2;
+    const double t1 = gs / j * (l1 * l1 - 1.0 / j2), t2 = gs / j * (l2 * l2 - 1.0 / j2);
+    ck_assert_msg(fabs(t.xx - t1) < 1e-12 * fabs(t1) + 1e-18, "T1 %g, neo-Hookean %g", t.xx, t1);
+    ck_assert_msg(fabs(t.yy - t2) < 1e-12 * fabs(t2) + 1e-18, "T2 %g, neo-Hookean %g", t.yy, t2);
+    ck_assert(fabs(t.zz) < 1e-15 && fabs(t.xz) < 1e-15 && fabs(t.yz) < 1e-15);
+    const double w = membrane_law_energy(MEMBRANE_LAW_NEO_HOOKEAN, gs, 7.0,
+                                         l1 * l1 + l2 * l2 - 2.0, j2);
+    const double want = 0.5 * gs * (l1 * l1 + l2 * l2 + 1.0 / j2 - 3.0);
+    ck_assert_msg(fabs(w - want) < 1e-15, "W %g, neo-Hookean %g", w, want);
+  }
+  for (double e = 1e-2; e > 1e-4; e /= 10) {
+    const sym_tensor_t B = {(1 + e) * (1 + e), (1 - 0.5 * e) * (1 - 0.5 * e), 1, 0, 0, 0};
+    const sym_tensor_t nh = membrane_tension_at(B, 0, 0, 1, gs, 1.0, MEMBRANE_LAW_NEO_HOOKEAN);
+    const sym_tensor_t sk = membrane_tension_at(B, 0, 0, 1, gs, 1.0, MEMBRANE_LAW_SKALAK);
+    ck_assert_msg(fabs(nh.xx - sk.xx) < 20.0 * gs * e * e && fabs(nh.yy - sk.yy) < 20.0 * gs * e * e,
+                  "strain %g: neo-Hookean %g %g, Skalak C = 1 %g %g", e, nh.xx, nh.yy, sk.xx, sk.yy);
   }
 }
 END_TEST
@@ -96,9 +132,10 @@ START_TEST(tension_turns_with_the_membrane)
   /* a general B (stretch, shear in the plane and across it) */
   const sym_tensor_t B = {1.3, 0.8, 1.1, 0.2, 0.15, -0.1};
   const double n[3] = {0, 0, 1};
-  const sym_tensor_t t = membrane_tension_at(B, n[0], n[1], n[2], 1.0, 2.0);
+  const int law = MEMBRANE_LAW_SKALAK;
+  const sym_tensor_t t = membrane_tension_at(B, n[0], n[1], n[2], 1.0, 2.0, law);
   const double rn[3] = {R[0][2], R[1][2], R[2][2]};
-  const sym_tensor_t tr = membrane_tension_at(rotate(R, B), rn[0], rn[1], rn[2], 1.0, 2.0);
+  const sym_tensor_t tr = membrane_tension_at(rotate(R, B), rn[0], rn[1], rn[2], 1.0, 2.0, law);
   const sym_tensor_t expect = rotate(R, t);
   const sym_tensor_t d = {tr.xx - expect.xx, tr.yy - expect.yy, tr.zz - expect.zz,
                           tr.xy - expect.xy, tr.xz - expect.xz, tr.yz - expect.yz};
@@ -177,12 +214,14 @@ static double laplace_error(int a, double l, double gs, double c, double *outsid
         }
       }
   double *const level_list[1] = {level};
-  membrane_stress_add(&g, 1, level_list, &gs, &c, b, s);
+  const double law = MEMBRANE_LAW_SKALAK;
+  membrane_stress_add(&g, 1, level_list, &gs, &c, &law, b, s);
   /* the elastic energy (membrane_energy) against W 4 pi a^2 / l^2, W the Skalak energy per
    * reference area of the even stretch: I1 = 2 (l^2 - 1), I2 = l^4 - 1 */
   const double i1 = 2.0 * (l * l - 1.0), i2 = l * l * l * l - 1.0;
   const double w = 0.25 * gs * (i1 * i1 + 2.0 * i1 - 2.0 * i2 + c * i2 * i2);
-  const double energy = membrane_energy(&g, 1, level_list, &gs, &c, b, test_plane_scratch(&g));
+  const double energy = membrane_energy(&g, 1, level_list, &gs, &c, &law, b,
+                                        test_plane_scratch(&g));
   *energy_error = energy / (w * 4.0 * M_PI * a * a / (l * l)) - 1.0;
   /* f_x at the x faces of the row through the centre (j = k = n/2: cell centre x0) */
   const int jc = n / 2, kc = n / 2;
@@ -446,6 +485,7 @@ static Suite *membrane_suite(void)
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, no_tension_at_rest);
   tcase_add_test(tc, principal_tensions_are_skalak);
+  tcase_add_test(tc, principal_tensions_are_neo_hookean);
   tcase_add_test(tc, tension_turns_with_the_membrane);
   tcase_add_test(tc, band_holds_b);
   tcase_add_test(tc, laplace_law_converges);

@@ -24,7 +24,7 @@ enum { HALO_PATH_AUTO = 0, HALO_PATH_PEER, HALO_PATH_NCCL, HALO_PATH_CUDA_AWARE_
 enum { PHI_WENO5 = 0, PHI_THINC = 1 };
 /* Keys of the schema (src/case/config_keys.c) this struct has room for, and the length of the
  * record of where each got its value (messages print at most 1000 bytes of a path). */
-enum { CONFIG_MAX_KEYS = 128, CONFIG_WHERE_LEN = 1100 };
+enum { CONFIG_MAX_KEYS = 160, CONFIG_WHERE_LEN = 1100 };
 /* The output keys (docs/case-file.md, "Output"): a field list's length, the planes of the
  * slices output per direction, the highest deflate level and quantization digits. */
 enum { CONFIG_TEXT_LEN = 256, CONFIG_MAX_PLANES = 16, CONFIG_DEFLATE_MAX = 9,

@@ -71,6 +71,11 @@ static void check_materials(parse_state *s)
         config_fail(s, section, p->key, "required key is missing (the %s's %s, model %s)",
                     body_families[f].material, p->meaning, name);
     }
+    /* C is Skalak's: the neo-Hookean membrane has no parameter of its own for the area */
+    if (model == MATERIAL_MODEL_MEMBRANE && config_given(s, section, "dilatation") &&
+        c->material[f].param[MATERIAL_PARAM_LAW] == MEMBRANE_LAW_NEO_HOOKEAN)
+      config_fail(s, section, "dilatation", "a parameter of the Skalak law, not of %s.law = "
+                  "neo-hookean (whose area modulus is 3 G_s)", section);
   }
 }
 

@@ -171,7 +171,7 @@ const key_spec config_keys[] = {
    * label, or one a label) */
   {"voxels", "model", KIND_WORD, FIELD(voxels_material.model), 1, ANY, material_model_words,
    MATERIAL_MODEL_LIST},
-#define VOXEL_KEY(unused, models, id, key, fallback, meaning) \
+#define VOXEL_KEY(unused, models, id, key, fallback, words, meaning) \
   {"voxels", key, KIND_LIST, FIELD(voxels_material.param[MATERIAL_PARAM_##id]), \
    EFSI_MAX_MATERIALS - 1, 0, HUGE_VAL, 1, NULL, \
    "1 to 7 numbers > 0 (" meaning "), one for every label or one a label"},
@@ -179,9 +179,13 @@ const key_spec config_keys[] = {
 #undef VOXEL_KEY
   /* each body family's material: <family>.model and every model's parameters
    * (src/case/material_models.h; config_check refuses a parameter of another model) */
-#define PARAMETER_KEY(family, section, models, id, key, fallback, meaning) \
+#define PARAMETER_KEY(family, section, models, id, key, fallback, words, meaning) \
   {section, key, KIND_DOUBLES, FIELD(material[BODY_FAMILY_##family].param[MATERIAL_PARAM_##id]), 1, 0, \
-   HUGE_VAL, 1, NULL, "a number > 0 (" meaning ")"},
+   HUGE_VAL, 1, words, PARAMETER_EXPECTED_##words(meaning)},
+/* what a parameter's key expects, by its words (material_models.h): a number, or the words
+ * its meaning names */
+#define PARAMETER_EXPECTED_NULL(meaning) "a number > 0 (" meaning ")"
+#define PARAMETER_EXPECTED_MEMBRANE_LAW_WORDS(meaning) meaning
 #define FAMILY_KEYS(family, section, material_name, default_model, parameter, value) \
   {section, "model", KIND_WORD, FIELD(material[BODY_FAMILY_##family].model), 1, ANY, \
    material_model_words, MATERIAL_MODEL_LIST}, \
@@ -189,6 +193,8 @@ const key_spec config_keys[] = {
   BODY_FAMILIES(FAMILY_KEYS)
 #undef FAMILY_KEYS
 #undef PARAMETER_KEY
+#undef PARAMETER_EXPECTED_NULL
+#undef PARAMETER_EXPECTED_MEMBRANE_LAW_WORDS
 };
 
 const int config_key_count = sizeof config_keys / sizeof config_keys[0];

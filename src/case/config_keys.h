@@ -10,7 +10,8 @@
 typedef enum {
   KIND_NAME,       /* a label: letters, digits and . _ - + */
   KIND_INTS,       /* count ints >= min */
-  KIND_DOUBLES,    /* count finite numbers >= min (> min when open) and <= max */
+  KIND_DOUBLES,    /* count finite numbers >= min (> min when open) and <= max; with
+                      words, one of them, stored as its index (a material's law) */
   KIND_LONG,       /* one integer >= min */
   KIND_SEED,       /* one unsigned integer */
   KIND_WORD,       /* one of words[]; stores its index */
@@ -33,7 +34,8 @@ typedef struct {
   int count;                  /* list length (KIND_INTS, KIND_DOUBLES) */
   double min, max;            /* allowed range */
   int min_open;               /* 1: value > min; 0: value >= min */
-  const char *const *words;   /* KIND_WORD: NULL-terminated, index = stored value */
+  const char *const *words;   /* KIND_WORD (and KIND_DOUBLES with words): NULL-terminated,
+                                 index = stored value */
   const char *expected;       /* the allowed values, as the messages say them */
 } key_spec;
 

@@ -193,6 +193,14 @@ static int store(efsi_config *c, const key_spec *k, const char *value)
   case KIND_INTS:
   case KIND_DOUBLES: {
     if (n != k->count) return 0;
+    if (k->words) {   /* a word parameter of a material: its index */
+      for (int w = 0; k->words[w]; w++)
+        if (strcmp(token[0], k->words[w]) == 0) {
+          *(double *)field = (double)w;
+          return 1;
+        }
+      return 0;
+    }
     double x[MAX_TOKENS];
     for (int m = 0; m < n; m++) {
       long i = 0;

@@ -10,8 +10,8 @@
 const material_model material_models[MATERIAL_MODEL_COUNT] = {MATERIAL_MODELS(MODEL_ROW)};
 #undef MODEL_ROW
 
-#define PARAMETER_ROW(unused, models, id, key, fallback, meaning) \
-  [MATERIAL_PARAM_##id] = {models, key, meaning, fallback},
+#define PARAMETER_ROW(unused, models, id, key, fallback, words, meaning) \
+  [MATERIAL_PARAM_##id] = {models, key, meaning, fallback, words},
 const material_parameter material_parameters[MATERIAL_PARAM_COUNT] = {
   MATERIAL_PARAMETERS(PARAMETER_ROW, 0)};
 #undef PARAMETER_ROW

@@ -34,29 +34,34 @@
     "Newtonian fluid carried with the body, of its own viscosity: the stress 2 mu_m D "   \
     "(docs/method.md)")                                                                   \
   X(MEMBRANE, "membrane", "stencils/membrane.h",                                          \
-    "elastic membrane (Skalak law, Helfrich bending) round a fluid interior of its own "  \
-    "viscosity: the stress 2 mu_m D inside, the membrane's tension spread over a band of " \
-    "its level, and its bending force (docs/membrane.md)")                               \
+    "elastic membrane (Skalak or neo-Hookean law, Helfrich bending) round a fluid "      \
+    "interior of its own viscosity: the stress 2 mu_m D inside, the membrane's tension "  \
+    "spread over a band of its level, and its bending force (docs/membrane.md)")         \
   EFSI_EXTRA_MATERIAL_MODELS(X)
 
-/* The models' parameters, each a number > 0: X(..., MODELS, ID, "key", default, "meaning"),
- * MODELS the models that have it (IN(A) | IN(B)).  A default of NAN makes the key required
- * for a family that uses such a model; MATERIAL_FLUID_VISCOSITY is the fluid's viscosity
- * (fluid.viscosity); a family may set its own default (BODY_FAMILIES).  The leading
- * arguments (...) are passed through to X, for tables made per family.  The viscosity of
- * a material enters the stress by the mixture rule mu = mu_f + sum_m (mu_m - mu_f) phi_m
- * (docs/method.md, "The equations"). */
+/* The models' parameters, each a number > 0 or a word of a list (stored as its index):
+ * X(..., MODELS, ID, "key", default, words, "meaning"), MODELS the models that have it
+ * (IN(A) | IN(B)), words NULL for a number or the NULL-terminated list of the words.  A
+ * default of NAN makes the key required for a family that uses such a model;
+ * MATERIAL_FLUID_VISCOSITY is the fluid's viscosity (fluid.viscosity); a family may set its
+ * own default (BODY_FAMILIES).  The leading arguments (...) are passed through to X, for
+ * tables made per family.  The viscosity of a material enters the stress by the mixture rule
+ * mu = mu_f + sum_m (mu_m - mu_f) phi_m (docs/method.md, "The equations"). */
 #define IN(model) (1u << MATERIAL_MODEL_##model)
 #define MATERIAL_FLUID_VISCOSITY (-1.0)
+/* a membrane's law, in the order of MEMBRANE_LAW_* (stencils/membrane.h) */
+#define MEMBRANE_LAW_WORDS ((const char *const[]){"skalak", "neo-hookean", NULL})
 #define MATERIAL_PARAMETERS(X, ...)                                                       \
-  X(__VA_ARGS__, IN(NEO_HOOKEAN), MODULUS, "modulus", NAN, "shear modulus G")             \
+  X(__VA_ARGS__, IN(NEO_HOOKEAN), MODULUS, "modulus", NAN, NULL, "shear modulus G")       \
   X(__VA_ARGS__, IN(NEO_HOOKEAN) | IN(FLUID) | IN(MEMBRANE), VISCOSITY, "viscosity",       \
-    MATERIAL_FLUID_VISCOSITY, "viscosity mu_m")                                           \
-  X(__VA_ARGS__, IN(MEMBRANE), SURFACE_MODULUS, "surface_modulus", NAN,                    \
+    MATERIAL_FLUID_VISCOSITY, NULL, "viscosity mu_m")                                     \
+  X(__VA_ARGS__, IN(MEMBRANE), SURFACE_MODULUS, "surface_modulus", NAN, NULL,              \
     "surface shear modulus G_s (force per length)")                                       \
-  X(__VA_ARGS__, IN(MEMBRANE), DILATATION, "dilatation", 1.0,                              \
+  X(__VA_ARGS__, IN(MEMBRANE), LAW, "law", MEMBRANE_LAW_SKALAK, MEMBRANE_LAW_WORDS,        \
+    "the membrane's law: skalak or neo-hookean")                                          \
+  X(__VA_ARGS__, IN(MEMBRANE), DILATATION, "dilatation", 1.0, NULL,                        \
     "Skalak's area dilatation ratio C (area modulus G_s (1 + 2 C))")                     \
-  X(__VA_ARGS__, IN(MEMBRANE), BENDING, "bending", 2e-4,                                   \
+  X(__VA_ARGS__, IN(MEMBRANE), BENDING, "bending", 2e-4, NULL,                             \
     "bending modulus k_b (energy; 2e-4 = 2e-19 J, an RBC's)")                             \
   EFSI_EXTRA_MATERIAL_PARAMETERS(X, __VA_ARGS__)
 
@@ -105,6 +110,7 @@ typedef struct {
   unsigned models;           /* the models that have the parameter: bit m for model m */
   const char *key, *meaning;
   double fallback;           /* the default; NAN: required; MATERIAL_FLUID_VISCOSITY */
+  const char *const *words;  /* NULL: a number; else its words (the value is the index) */
 } material_parameter;
 
 typedef struct {

@@ -82,7 +82,8 @@ void diagnose(efsi_solver *sv, const efsi_state *s, efsi_diagnostics *row)
     if (nmem > 0)
       sums[ELASTIC] += k->membrane_energy(g, nmem, mem.level,
                                           mem.param[MATERIAL_PARAM_SURFACE_MODULUS],
-                                          mem.param[MATERIAL_PARAM_DILATATION], b, plane);
+                                          mem.param[MATERIAL_PARAM_DILATATION],
+                                          mem.param[MATERIAL_PARAM_LAW], b, plane);
     k->det_range(g, s->nmat, phi, b, 0.5, plane, det);
     maxima[2] = -det[0];
     maxima[3] = det[1];

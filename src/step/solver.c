@@ -148,7 +148,7 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
   const int nmem = solid_membranes_of(sv, s, sh, &mem);
   if (nmem > 0)   /* the membranes' tension over their bands */
     RUN(sv, membrane_stress_add, g, nmem, mem.level, mem.param[MATERIAL_PARAM_SURFACE_MODULUS],
-        mem.param[MATERIAL_PARAM_DILATATION], b, stress);
+        mem.param[MATERIAL_PARAM_DILATATION], mem.param[MATERIAL_PARAM_LAW], b, stress);
   RUN(sv, momentum_predictor, g, sv->dt, 1.0 / c->density, body / c->density,
       -sv->dt / c->density, stress, s->p + sh, s->u + sh, s->v + sh, s->w + sh, v_star[0],
       v_star[1], v_star[2]);
