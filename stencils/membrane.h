@@ -186,19 +186,11 @@ EFSI_POINT double membrane_energy_at(double psi, double gx, double gy, double gz
  * same surface strain whose normal fibre is neither tilted nor stretched but by the volume
  * it keeps (det = 1 when det B_s = J_s^2).  The tension reads only the tangential part of
  * B^-1, which the reset keeps; the fluid beside a tank-treading membrane shears B's normal
- * fibre without bound, which the reset takes away (docs/membrane.md, "B in the band").
- * B is returned as it is while the fibre's tilt is within MEMBRANE_RESET_TILT. */
-#define MEMBRANE_RESET_TILT 0.2
+ * fibre, in opposite senses on its two sides, and the advection's mixing of two fibres
+ * tilted apart reads as a tangential stretch, which the reset at every step takes away
+ * (docs/membrane.md, "B in the band"). */
 EFSI_POINT sym_tensor_t membrane_reset_at(sym_tensor_t B, double nx, double ny, double nz)
 {
-  /* the normal fibre's tilt |B n - (n.B n) n| / (n.B n): reset only beyond
-   * MEMBRANE_RESET_TILT, since each reset with a normal a little off the material's (psi's
-   * gradient is second-order accurate) pulls the surface strain towards the normal's */
-  const double bnx = B.xx * nx + B.xy * ny + B.xz * nz, bny = B.xy * nx + B.yy * ny + B.yz * nz;
-  const double bnz = B.xz * nx + B.yz * ny + B.zz * nz, beta = nx * bnx + ny * bny + nz * bnz;
-  const double tx = bnx - beta * nx, ty = bny - beta * ny, tz = bnz - beta * nz;
-  if (tx * tx + ty * ty + tz * tz <= MEMBRANE_RESET_TILT * MEMBRANE_RESET_TILT * beta * beta)
-    return B;
   double det;
   const sym_tensor_t ai = surface_metric_inverse(B, nx, ny, nz, &det);
   const double k = det - 1.0;   /* A^-1 = B_s + n n: add (1/J_s^2 - 1) n n */
@@ -431,10 +423,10 @@ EFSI_POINT void bending_force_at(const double *restrict psi, const double *restr
  * WENO5 advection of B's components, weno5.h), at every owned cell; halo needed: psi width
  * 3, u, v, w width 1.
  * membrane_reset: B's normal fibre reset (membrane_reset_at) at every owned cell within
- * MEMBRANE_HOLD_OUTER of a membrane where the fibre's tilt passed MEMBRANE_RESET_TILT, the
- * normal from the centred gradient of the level psi^N; halo needed: the level width 1.
- * Operations per cell in a band: 112 + 30 + 20. */
-#define MEMBRANE_RESET_FLOPS 162.0
+ * MEMBRANE_HOLD_OUTER of a membrane, the normal from the centred gradient of the level
+ * psi^N; halo needed: the level width 1.  Operations per cell in a band: 112 for the metric,
+ * 12 for the fibre, 20 for the normal. */
+#define MEMBRANE_RESET_FLOPS 144.0
 
 /* membrane_foot: next = B at every owned cell, but in the band of the nearest membrane,
  * where it is B at the cell's foot point (membrane_foot_at); halo needed: B width 3, the

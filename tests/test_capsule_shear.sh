@@ -1,12 +1,16 @@
 #!/bin/sh
 # A spherical capsule in simple shear, reduced (docs/membrane.md, "A spherical capsule in
-# simple shear: not yet validated"): verify/sphere-shear --body capsule at Ca = 0.05, 5 cells
+# simple shear"): verify/sphere-shear --body capsule at Ca = 0.05, 5 cells
 # a radius in a box of 4 radii, Re = 0.1, to a shear strain of 1, on one thread (15 s).
 # What the model does today, asserted: the interior's volume kept to round-off, det B
-# within 10 % of 1 in the bands, D of the moments between 0.11 and 0.15 (0.130 measured; the
+# within 2 % of 1 in the bands (the normal fibre's reset at every step keeps it to 0.7 %), D of the moments between 0.11 and 0.15 (0.130 measured; the
 # small-deformation theory's 0.104, raised by the box's walls one radius from the capsule
 # and by the coarse band), rising, and the inclination below 45 degrees.  A change to the
-# membrane that loses its strain (D grows without bound) or stiffens it fails here.
+# membrane that loses its strain (D grows without bound) or stiffens it fails here.  Then
+# the neo-Hookean capsule at Ca = 0.15 (k_b = 1e-3 G_s R^2), 5 cells a radius in the box of 4,
+# to a strain of 1.5 (15 s), through verify/capsule-reference: D over the strains 1 to 1.5
+# within 8 % of Doddi and Bagchi's steady D (+3.8 % measured: the box's walls raise it, the
+# transient lowers it) and its table written.
 # Skipped (77) without /usr/bin/python3 or numpy, and in a build with --enable-debug; 1 on
 # failure.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -51,7 +55,7 @@ half = [x for s, x, _ in d if abs(s - 0.5) < 0.03]
 end_strain, end_d, end_theta = d[-1]
 checks = [
     (abs(v1 / v0 - 1) < 1e-12, "volume kept: %.3g relative" % abs(v1 / v0 - 1)),
-    (0.9 < det_lo and det_hi < 1.1, "det B in [%.4f, %.4f]" % (det_lo, det_hi)),
+    (0.98 < det_lo and det_hi < 1.02, "det B in [%.4f, %.4f]" % (det_lo, det_hi)),
     (abs(end_strain - 1.0) < 0.01, "ran to a strain of %.3f" % end_strain),
     (0.11 < end_d < 0.15, "D at a strain of 1: %.4f (0.11 to 0.15)" % end_d),
     (bool(half) and half[0] < end_d, "D rising: %.4f at 0.5, %.4f at 1" % (
@@ -63,4 +67,22 @@ for ok, what in checks:
     print(("ok    " if ok else "FAIL  ") + what)
     bad += not ok
 sys.exit(1 if bad else 0)
+PYTHON
+
+OMP_NUM_THREADS=1 "$py" "$top_srcdir/verify/sphere-shear" --efsi "$efsi" --body capsule \
+  --law neo-hookean --bending 1e-3 --ca 0.15 --cells 5 --box 4 --re 0.1 --strain 1.5 \
+  --window 0.5 --no-extra --launcher none --shape-from diagnostics --out "$dir" \
+  > "$dir/table-nh.txt" 2>&1 || {
+  echo "verify/sphere-shear --law neo-hookean failed"; cat "$dir/table-nh.txt"; exit 1; }
+"$py" "$top_srcdir/verify/capsule-reference" "$dir/reference.png" "$dir/reference.csv" \
+  --window 1 1.5 "$dir/capsule-nh-ca0.15-n5-box4-re0.1" || {
+  echo "verify/capsule-reference failed"; exit 1; }
+"$py" - "$dir/reference.csv" <<'PYTHON' || exit 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+vs = rows[0]["vs D&B 2008"] if len(rows) == 1 else ""
+ok = len(rows) == 1 and vs.endswith("%") and abs(float(vs.rstrip(" %"))) < 8.0
+print(("ok    " if ok else "FAIL  ") + "the neo-Hookean capsule's D against Doddi and Bagchi: %s "
+      "(within 8 %%)" % (vs or "no row"))
+sys.exit(0 if ok else 1)
 PYTHON

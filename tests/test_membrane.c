@@ -12,7 +12,8 @@
  * membrane's band holds B and the fluid around it does not (membrane_hold).  Bending: the
  * force on a cylinder of radius a, k_b / (2 a^3) outwards, within 25 % at 8 cells a radius
  * and 2 % at 32, at second order; on a sphere the force is zero, and what the grid leaves
- * falls at least twofold as the radius in cells doubles.  The band from the surface: B
+ * falls at least twofold as the radius in cells doubles.  The normal fibre's reset keeps the
+ * surface's strain.  The band from the surface: B
  * from the foot points, the level re-distanced off the membrane, and its volume's shift. */
 #include <check.h>
 #include <math.h>
@@ -145,6 +146,35 @@ START_TEST(tension_turns_with_the_membrane)
                         tr.xy * rn[0] + tr.yy * rn[1] + tr.yz * rn[2],
                         tr.xz * rn[0] + tr.yz * rn[1] + tr.zz * rn[2]};
   ck_assert(fabs(tn[0]) + fabs(tn[1]) + fabs(tn[2]) < 1e-13 * sym_max_abs(t));
+}
+END_TEST
+
+/* The normal fibre's reset (membrane_reset_at): for a general B and a tilted normal, the
+ * reset B keeps the surface's strain (B_s and J_s, so the tension) to round-off, its normal
+ * fibre is upright, B n = n / J_s^2, and a B whose fibre is upright already is kept. */
+START_TEST(reset_keeps_the_surface_strain)
+{
+  const sym_tensor_t B = {1.3, 0.8, 1.1, 0.2, 0.15, -0.1};
+  const double norm = sqrt(0.09 + 0.16 + 0.81), n[3] = {0.3 / norm, -0.4 / norm, 0.9 / norm};
+  const sym_tensor_t r = membrane_reset_at(B, n[0], n[1], n[2]);
+  double j, j2, jr, jr2;
+  const sym_tensor_t bs = surface_strain_at(B, n[0], n[1], n[2], &j, &j2);
+  const sym_tensor_t bsr = surface_strain_at(r, n[0], n[1], n[2], &jr, &jr2);
+  const sym_tensor_t d = {bsr.xx - bs.xx, bsr.yy - bs.yy, bsr.zz - bs.zz,
+                          bsr.xy - bs.xy, bsr.xz - bs.xz, bsr.yz - bs.yz};
+  ck_assert_msg(sym_max_abs(d) < 1e-14 && fabs(jr - j) < 1e-14, "B_s moved by %g, J_s %g",
+                sym_max_abs(d), jr - j);
+  /* B n = n / J_s^2: the fibre neither tilted nor stretched but by the volume */
+  const double rn[3] = {r.xx * n[0] + r.xy * n[1] + r.xz * n[2],
+                        r.xy * n[0] + r.yy * n[1] + r.yz * n[2],
+                        r.xz * n[0] + r.yz * n[1] + r.zz * n[2]};
+  for (int d3 = 0; d3 < 3; d3++)
+    ck_assert_msg(fabs(rn[d3] - n[d3] / j2) < 1e-14, "(B n)_%d %g, n/J_s^2 %g", d3, rn[d3],
+                  n[d3] / j2);
+  const sym_tensor_t again = membrane_reset_at(r, n[0], n[1], n[2]);
+  const sym_tensor_t e = {again.xx - r.xx, again.yy - r.yy, again.zz - r.zz,
+                          again.xy - r.xy, again.xz - r.xz, again.yz - r.yz};
+  ck_assert_msg(sym_max_abs(e) < 1e-14, "a second reset moved B by %g", sym_max_abs(e));
 }
 END_TEST
 
@@ -487,6 +517,7 @@ static Suite *membrane_suite(void)
   tcase_add_test(tc, principal_tensions_are_skalak);
   tcase_add_test(tc, principal_tensions_are_neo_hookean);
   tcase_add_test(tc, tension_turns_with_the_membrane);
+  tcase_add_test(tc, reset_keeps_the_surface_strain);
   tcase_add_test(tc, band_holds_b);
   tcase_add_test(tc, laplace_law_converges);
   tcase_add_test(tc, bending_force_converges);
