@@ -75,6 +75,9 @@ enum {
   X(membrane_bending_add, KERNEL_FAMILY_DIVERGENCE, MEMBRANE_BENDING_FLOPS, 5, 0, void,      \
     (const efsi_grid *g, int nmem, double *const level[], double *const kappa[],            \
      const double *bending, double scale, double *fu, double *fv, double *fw))               \
+  X(membrane_stretch_add, KERNEL_FAMILY_DIVERGENCE, MEMBRANE_STRETCH_FLOPS, 3, 0, void,      \
+    (const efsi_grid *g, const double *psi, const double centre[3], int axis, double radius, \
+     double f_plus, double f_minus, double scale, double *fa))                               \
   /* the solid: phi_m^{N+1} (weno5.h; the CPU's in transport.c, the GPU's in                 \
    * cuda/transport.cu), then B^{N+1} (oldroyd.h; b_advance.c, both backends) and the        \
    * membranes' levels (membrane.h; membrane.c, both backends); then the membranes' bands:   \
@@ -102,6 +105,9 @@ enum {
   X(level_volume_sums, KERNEL_FAMILY_ADVECTION, LEVEL_VOLUME_FLOPS, 2, 0, void,              \
     (const efsi_grid *g, const double *psi, const double *phi, efsi_scratch *scratch,        \
      double pairs[2 * LEVEL_VOLUME_COUNT]))                                                  \
+  X(membrane_patch_sums, KERNEL_FAMILY_DIVERGENCE, MEMBRANE_PATCH_FLOPS, 1, 0, void,         \
+    (const efsi_grid *g, const double *psi, const double centre[3], int axis, double radius, \
+     efsi_scratch *scratch, double pairs[4]))                                                \
   /* the projection (operators.h, projection.h) */                                          \
   X(divergence, KERNEL_FAMILY_PROJECTION, DIVERGENCE_FLOPS, 4, 0, void,                      \
     (const efsi_grid *g, double scale, const double *u, const double *v, const double *w,    \

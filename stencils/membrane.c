@@ -217,3 +217,23 @@ void KERNEL(membrane_bending_add)(const efsi_grid *g, int nmem, double *const le
             });
   }
 }
+
+void KERNEL(membrane_stretch_add)(const efsi_grid *g, const double *restrict psi,
+                                  const double centre[3], int axis, double radius,
+                                  double f_plus, double f_minus, double scale, double *fa)
+{
+  int lo[3], hi[3];
+  location_range(g, LOC_FACE_X + axis, lo, hi);
+  const efsi_grid layout = *g;
+  const double c[3] = {centre[0], centre[1], centre[2]}, r2 = radius * radius;
+  const ptrdiff_t sa = g->stride[axis];
+  const int ax = axis;
+  FOR_BOX_AT(g, lo, hi, q, i, j, k,
+             const int below[3] = {i - (ax == 0), j - (ax == 1), k - (ax == 2)};
+             const double a = patch_weight_at(&layout, psi, q, i, j, k, c, ax, r2);
+             const double b = patch_weight_at(&layout, psi, q - sa, below[0], below[1],
+                                              below[2], c, ax, r2);
+             const double fa_q = a > 0.0 ? f_plus * a : f_minus * a;
+             const double fb_q = b > 0.0 ? f_plus * b : f_minus * b;
+             if (a != 0.0 || b != 0.0) fa[q] += scale * (0.5 * (fa_q + fb_q)));
+}

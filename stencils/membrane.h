@@ -278,6 +278,38 @@ EFSI_POINT double level_redistance_at(double psi0, const double *cur, double cur
   return c - MEMBRANE_REDISTANCE_STEP * sign * (sqrt(g2) - 1.0);
 }
 
+/* The optical tweezers' pull on one membrane (docs/membrane.md, "Stretching an RBC"): a
+ * force F along the axis e_a on each of two contact patches, the membrane's band within
+ * radius r of the axis through the cell's centre c, +F e_a on the side x_a > c_a and -F e_a
+ * on the other, as beads glued to its two ends pull it (Mills et al., Mech. Chem. Biosyst. 1
+ * (2004) 169).  Each patch spreads its force over its band as the tension is: the force
+ * density F delta(psi) |grad psi| / A_patch, A_patch the patch's area (the sum of
+ * delta(psi) |grad psi| over its cells), so that it sums to F on the grid too.
+ * membrane_patch_weight gives delta(psi) |grad psi| at a cell at x (relative to c) within
+ * the patch (r2 = r^2), signed by its side, else 0. */
+EFSI_POINT double membrane_patch_weight(const double *restrict psi, ptrdiff_t p,
+                                        const ptrdiff_t s[3], const double ih[3],
+                                        const double x[3], int axis, double r2)
+{
+  const double lateral2 = (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]) - x[axis] * x[axis];
+  if (!(fabs(psi[p]) < MEMBRANE_DELTA_WIDTH && lateral2 < r2)) return 0.0;
+  double g[3];
+  const double w = membrane_delta(psi[p]) * level_gradient_at(psi, p, s, ih, g);
+  return x[axis] > 0.0 ? w : -w;
+}
+
+/* A cell's pull weight (membrane_patch_weight) from its indices: its position relative to
+ * the patches' centre. */
+EFSI_POINT double patch_weight_at(const efsi_grid *g, const double *restrict psi, ptrdiff_t p,
+                                  int i, int j, int k, const double centre[3], int axis,
+                                  double r2)
+{
+  const int idx[3] = {i, j, k};
+  double x[3];
+  for (int d = 0; d < 3; d++) x[d] = (g->offset[d] + idx[d] + 0.5) * g->h[d] - centre[d];
+  return membrane_patch_weight(psi, p, g->stride, g->inv_h, x, axis, r2);
+}
+
 /* The membrane's stress delta(psi) |grad psi| tau at a point of level psi (cells), level
  * gradient (gx, gy, gz) (cells per unit length) and tensor B; 0 outside the delta's band
  * or where the gradient vanishes. */
@@ -439,5 +471,16 @@ EFSI_POINT void bending_force_at(const double *restrict psi, const double *restr
  * in place (out = level).  Operations per cell and membrane: 3 x 8 + 8: 32. */
 #define MEMBRANE_FOOT_FLOPS 150.0
 #define MEMBRANE_REDISTANCE_FLOPS 32.0
+
+/* membrane_patch_sums: the areas of the pull's two patches (the + side's, the - side's), the
+ * sums of |membrane_patch_weight| hx hy hz over the owned cells, as double-double pairs (hi,
+ * lo) into pairs[0..1] and pairs[2..3]; halo needed: the level width 1.
+ * membrane_stretch_add: the pull's force added to the axis's face velocities, scale times
+ * the mean over the face's two cells of f_plus w (w > 0) or f_minus w (w < 0), w the
+ * cell's membrane_patch_weight, f = F / A_patch; halo needed: the level width 2 on the low
+ * side.  centre: the patches' centre c in the grid's coordinates (cell i's centre at
+ * (offset + i + 1/2) h). */
+#define MEMBRANE_PATCH_FLOPS 30.0
+#define MEMBRANE_STRETCH_FLOPS 64.0
 
 #endif

@@ -159,3 +159,30 @@ void KERNEL(lumen_sums)(const efsi_grid *g, double mu, const double *restrict ph
              lumen_at(phi_wall, phi_rbc, u, v, w, p, y0 + j * h1, z0 + k * h2, s, h, mu));
   for (int c = 0; c < LUMEN_COUNT; c++) out[c] = r[c].hi;
 }
+
+/* The pull's two patch areas' terms from a cell's signed weight w (membrane.h). */
+EFSI_POINT reduce_values patch_terms(double w, double volume)
+{
+  reduce_values r = {{0.0}};
+  r.v[w > 0.0 ? 0 : 1] = fabs(w) * volume;
+  return r;
+}
+
+void KERNEL(membrane_patch_sums)(const efsi_grid *g, const double *restrict psi,
+                                 const double centre[3], int axis, double radius,
+                                 efsi_scratch *scratch, double pairs[4])
+{
+  int lo[3], hi[3];
+  box_owned(g, 0, lo, hi);
+  const efsi_grid layout = *g;
+  const double c[3] = {centre[0], centre[1], centre[2]}, r2 = radius * radius;
+  const double volume = g->h[0] * g->h[1] * g->h[2];
+  const int ax = axis;
+  dd_sum r[2];
+  REDUCE_BOX(g, lo, hi, scratch, 2, 0u, r, p, i, j, k,
+             patch_terms(patch_weight_at(&layout, psi, p, i, j, k, c, ax, r2), volume));
+  for (int c = 0; c < 2; c++) {
+    pairs[2 * c] = r[c].hi;
+    pairs[2 * c + 1] = r[c].lo;
+  }
+}

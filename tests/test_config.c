@@ -273,6 +273,15 @@ static const bad_case bad_cases[] = {
    NULL, FILE_NAME ":11: ", "vessel.model: a membrane needs a body's shape for its level"},
   {MINIMAL "[voxels]\nfile = a.nc\nmodel = membrane\n", NULL, FILE_NAME ":8: ",
    "voxels.model: a membrane needs a body's shape for its level"},
+  /* the tweezers' pull: on the one membrane RBC at rbc.center, in its disc's plane */
+  {MINIMAL "[rbc]\nstretch = 0.1\n", NULL, FILE_NAME ":7: ", "rbc.stretch: pulls the one "
+   "RBC at rbc.center, a membrane: set rbc.center and rbc.model = membrane"},
+  {MINIMAL "[rbc]\ncenter = 0.5 0.5 0.5\norientation = x\nmodel = membrane\n"
+   "surface_modulus = 1\nstretch = 0.1\n", NULL, FILE_NAME ": ", "rbc.stretch_axis: the "
+   "pull is along the disc's plane: an axis other than rbc.orientation"},
+  {MINIMAL "[rbc]\ncenter = 0.5 0.5 0.5\norientation = y\nmodel = membrane\n"
+   "surface_modulus = 1\nstretch = 0.1\nstretch_contact = 9\n", NULL, FILE_NAME ":12: ",
+   "rbc.stretch_contact: the contact patches (9 across) must be smaller than the RBC"},
   /* a study file given to efsi: the driver its comments name */
   {"# studies/weak-scaling-study runs/x.ini\n[study]\nname = x\n", NULL, FILE_NAME ":3: ",
    "study.name: [study] makes cases/x.ini a study file, not a case: run it with its driver, "

@@ -221,6 +221,24 @@ CALL(level_volume_sums)
   smooth_level(b, gpu, 24, 1.0);
   k->level_volume_sums(g, a[24], a[16], scratch, out);
 }
+/* the tweezers' pull on the level of smooth_level's sphere (radius 3 cells at the block's
+ * centre): its patches within 2 cells of the y axis through the centre */
+#define PULL_CENTRE const double c[3] = {0.5 * g->n[0] * g->h[0], 0.5 * g->n[1] * g->h[1], \
+                                         0.5 * g->n[2] * g->h[2]}
+CALL(membrane_patch_sums)
+{
+  FIELDS;
+  PULL_CENTRE;
+  smooth_level(b, gpu, 24, 1.0);
+  k->membrane_patch_sums(g, a[24], c, 1, 2.0 * g->h[0], scratch, out);
+}
+CALL(membrane_stretch_add)
+{
+  FIELDS;
+  PULL_CENTRE;
+  smooth_level(b, gpu, 24, 1.0);
+  k->membrane_stretch_add(g, a[24], c, 1, 2.0 * g->h[0], 0.7, 0.9, 0.01, a[6]);
+}
 CALL(level_advance) { FIELDS; k->level_advance(g, a[24], a[0], a[1], a[2], 0.01, a[9]); }
 CALL(divergence) { FIELDS; k->divergence(g, 1.1, a[5], a[6], a[7], a[8]); }
 CALL(gradient_add) { FIELDS; k->gradient_add(g, -0.01, a[3], a[5], a[6], a[7]); }

@@ -12,8 +12,8 @@
  * membrane's band holds B and the fluid around it does not (membrane_hold).  Bending: the
  * force on a cylinder of radius a, k_b / (2 a^3) outwards, within 25 % at 8 cells a radius
  * and 2 % at 32, at second order; on a sphere the force is zero, and what the grid leaves
- * falls at least twofold as the radius in cells doubles.  The normal fibre's reset keeps the
- * surface's strain.  The band from the surface: B
+ * falls at least twofold as the radius in cells doubles.  The tweezers' pull sums to its
+ * force on each patch.  The normal fibre's reset keeps the surface's strain.  The band from the surface: B
  * from the foot points, the level re-distanced off the membrane, and its volume's shift. */
 #include <check.h>
 #include <math.h>
@@ -331,6 +331,56 @@ static double bending_integral(int a, int cylinder, double kb, double *largest)
   return integral / (kb / (2.0 * a * a * a)) - 1.0;
 }
 
+/* The tweezers' pull (membrane_patch_sums, membrane_stretch_add) on a sphere of radius 8
+ * cells, patches of radius 3 round the x axis: each patch's area within 3 % of the sphere's
+ * over the cells' columns within the patch (averaged over the band's offsets), and the force on
+ * the faces beyond the centre sums to +F, before it to -F, to round-off; none where the
+ * cells are farther than the patch from the axis. */
+START_TEST(pull_sums_to_its_force)
+{
+  const int a = 8, n = 2 * a + 2 * (int)MEMBRANE_LEVEL_CAP + 2, cells[3] = {n, n, n};
+  const double length[3] = {n, n, n}, r = 3.0, force = 0.193;
+  efsi_grid g = test_grid(cells, length, 0, 0);
+  double *level = field_alloc(&g), *fu = field_alloc(&g);
+  round_level(&g, a, 0, level);
+  const double x0 = n / 2 + 0.5, centre[3] = {x0, x0, x0};
+  double pairs[4];
+  membrane_patch_sums(&g, level, centre, 0, r, test_plane_scratch(&g), pairs);
+  /* the caps' area over the cells' columns within the patch: rho / sqrt(rho^2 - l^2) of
+   * sphere a column of lateral distance l holds, the band's offsets d weighted by the delta */
+  double cap = 0.0;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++) {
+      const double y = j + 0.5 - x0, z = k + 0.5 - x0, l2 = y * y + z * z;
+      if (!(l2 < r * r)) continue;
+      for (int q = -40; q < 40; q++) {
+        const double d = (q + 0.5) / 20.0, rho = a + d;
+        cap += membrane_delta(d) / 20.0 * rho / sqrt(rho * rho - l2);
+      }
+    }
+  printf("pull: patch areas %.4f and %.4f, caps %.4f\n", pairs[0], pairs[2], cap);
+  ck_assert_msg(fabs(pairs[0] / cap - 1) < 0.03 && fabs(pairs[2] / cap - 1) < 0.03,
+                "patch areas %g, %g against %g", pairs[0], pairs[2], cap);
+  membrane_stretch_add(&g, level, centre, 0, r, force / pairs[0], force / pairs[2], 1.0, fu);
+  double beyond = 0.0, before = 0.0, stray = 0.0;
+  for (int k = 0; k < n; k++)
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i <= n; i++) {
+        const double f = fu[grid_index(&g, i, j, k)];
+        const double y = j + 0.5 - x0, z = k + 0.5 - x0;
+        if (i > x0) beyond += f;
+        else before += f;
+        if (y * y + z * z >= r * r) stray = fmax(stray, fabs(f));
+      }
+  printf("pull: %.15g beyond the centre, %.15g before it (F = %g)\n", beyond, before, force);
+  ck_assert_msg(fabs(beyond - force) < 1e-12 && fabs(before + force) < 1e-12,
+                "the pull sums to %g and %g, not +-%g", beyond, before, force);
+  ck_assert_msg(stray == 0.0, "force %g off the patches", stray);
+  free(level);
+  free(fu);
+}
+END_TEST
+
 START_TEST(bending_force_converges)
 {
   const int radii[3] = {8, 16, 32};
@@ -521,6 +571,7 @@ static Suite *membrane_suite(void)
   tcase_add_test(tc, band_holds_b);
   tcase_add_test(tc, laplace_law_converges);
   tcase_add_test(tc, bending_force_converges);
+  tcase_add_test(tc, pull_sums_to_its_force);
   tcase_add_test(tc, band_takes_b_from_the_surface);
   tcase_add_test(tc, level_becomes_a_distance);
   tcase_add_test(tc, volume_sums_give_the_shift);

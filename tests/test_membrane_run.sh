@@ -4,7 +4,8 @@
 # as the solid ones are, for 40 steps.  The restart file holds each membrane's level
 # (level_rbc); a run continued from step 20 ends with the bits of the uninterrupted one, and
 # so does the same run on two ranks; --check counts the membrane's arrays and warns that the
-# RBC's centre is thinner than the membrane's two bands.  1 on failure.
+# RBC's centre is thinner than the membrane's two bands.  Then one RBC pulled by the optical
+# tweezers.  1 on failure.
 . "$(dirname "$0")/lib.sh"
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 export OMP_NUM_THREADS=1
@@ -101,5 +102,49 @@ PYTHON
   fi
 else
   echo "python3 numpy absent: verify/membrane-band not checked"
+fi
+
+# the optical tweezers' pull (docs/membrane.md, "Stretching an RBC"): one membrane RBC
+# pulled along x by 0.1 (100 pN) for 60 steps: it lengthens along x and narrows along y, its
+# centroid stays (to 1e-8), and two ranks (1 x 1 x 2: their boundary cuts both patches) give
+# the bits of one
+cat > "$tmp/pull.ini" <<'CASE'
+[grid]
+cells = 48 32 32
+length = 14.4 9.6 9.6
+[boundary]
+y = wall
+z = wall
+[rbc]
+center = 7.2 4.8 4.8
+orientation = z
+model = membrane
+surface_modulus = 5.3e-3
+dilatation = 10
+stretch = 0.1
+[time]
+steps = 60
+[output]
+diagnostics_every = 60
+fields_every = 0
+CASE
+e1 -o "$tmp/pull1" "$tmp/pull.ini" > "$tmp/pull1.log" 2>&1 &&
+  $EFSI_MPIRUN -np 2 "$efsi" -o "$tmp/pull2" "$tmp/pull.ini" \
+    > "$tmp/pull2.log" 2>&1 || { fail "the pulled RBC's runs failed"; tail -5 "$tmp/pull2.log"; }
+if same "$tmp/pull1/restart_00000060.nc" "$tmp/pull2/restart_00000060.nc"; then
+  ok "the pull on two ranks: the bits of one"
+else
+  fail "the pull on two ranks differs from one"
+fi
+if awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
+            NR == 2 { x0 = $col["centroid_x_rbc"]; xx0 = $col["moment_xx_rbc"]; yy0 = $col["moment_yy_rbc"] }
+            END { dx = $col["centroid_x_rbc"] - x0; if (dx < 0) dx = -dx
+                  printf "pull: Mxx %.6g -> %.6g, Myy %.6g -> %.6g, centroid moved %.2g\n",
+                         xx0, $col["moment_xx_rbc"], yy0, $col["moment_yy_rbc"], dx
+                  exit !($col["moment_xx_rbc"] > xx0 && $col["moment_yy_rbc"] < yy0 && dx < 1e-8) }' \
+     "$tmp/pull1/diagnostics.csv"; then
+  ok "the pulled RBC lengthens along the pull, narrows across it, its centroid kept"
+else
+  fail "the pulled RBC's shape or centroid"
 fi
 [ "$failures" -eq 0 ]

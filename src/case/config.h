@@ -131,6 +131,9 @@ typedef struct {
   double rbc_diameter;           /* rbc.diameter */
   int rbc_orientation;           /* rbc.orientation */
   double rbc_center[3];          /* rbc.center: one RBC placed there; NaN when not given */
+  double rbc_stretch;            /* rbc.stretch: the force on each end of that RBC (0: none) */
+  int rbc_stretch_axis;          /* rbc.stretch_axis: 0, 1, 2 for x, y, z */
+  double rbc_stretch_contact;    /* rbc.stretch_contact: the contact patches' diameter */
   long platelet_count;           /* platelet.count */
   double platelet_fraction;      /* platelet.fraction */
   double platelet_semi_axes[3];  /* platelet.semi_axes */

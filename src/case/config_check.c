@@ -129,6 +129,20 @@ static void check_solid(parse_state *s)
       config_fail(s, "rbc", "center", "the RBC at rbc.center needs its symmetry axis: set "
                   "rbc.orientation = x, y or z");
   }
+  /* the optical tweezers' pull (docs/membrane.md, "Stretching an RBC"): on the one membrane
+   * RBC at rbc.center, along an axis in its disc's plane, over patches smaller than it */
+  if (c->rbc_stretch > 0) {
+    if (isnan(c->rbc_center[0]) || c->material[BODY_FAMILY_RBC].model != MATERIAL_MODEL_MEMBRANE)
+      config_fail(s, "rbc", "stretch", "pulls the one RBC at rbc.center, a membrane: set "
+                  "rbc.center and rbc.model = membrane");
+    else if (c->rbc_stretch_axis + ORIENT_X == c->rbc_orientation)
+      config_fail(s, "rbc", "stretch_axis", "the pull is along the disc's plane: an axis other "
+                  "than rbc.orientation");
+    else if (c->rbc_stretch_contact >= c->rbc_diameter)
+      config_fail(s, "rbc", "stretch_contact", "the contact patches (%g across) must be "
+                  "smaller than the RBC (rbc.diameter = %g)", c->rbc_stretch_contact,
+                  c->rbc_diameter);
+  }
   static const char *const sphere_keys[] = {"center", "radius"};
   if (section_used(s, "sphere")) require(s, "sphere", sphere_keys, 2, "[sphere] is in use");
   static const char *const ellipsoid_keys[] = {"center", "semi_axes"};

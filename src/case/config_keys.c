@@ -13,6 +13,7 @@ static const char *const drive_words[] = {"pressure", "flowrate", NULL};
 static const char *const pressure_words[] = {"acm", "smac", NULL};
 static const char *const flow_words[] = {"rest", "taylor-green", "couette", NULL};
 static const char *const orientation_words[] = {"random", "x", "y", "z", NULL};
+static const char *const axis_words[] = {"x", "y", "z", NULL};
 static const char *const vessel_words[] = {"none", "tube", NULL};
 static const char *const voxel_words[] = {"phi", "label", NULL};
 static const char *const device_words[] = {"cpu", "gpu", NULL};
@@ -144,6 +145,12 @@ const key_spec config_keys[] = {
   {"rbc", "orientation", KIND_WORD, FIELD(rbc_orientation), 1, ANY, orientation_words,
    "random, x, y or z"},
   {"rbc", "center", KIND_DOUBLES, FIELD(rbc_center), 3, ANY, NULL, "three numbers"},
+  {"rbc", "stretch", KIND_DOUBLES, FIELD(rbc_stretch), 1, 0, HUGE_VAL, 0, NULL,
+   "a number >= 0 (the force pulling each end, pg um us^-2 = 1000 pN)"},
+  {"rbc", "stretch_axis", KIND_WORD, FIELD(rbc_stretch_axis), 1, ANY, axis_words,
+   "x, y or z"},
+  {"rbc", "stretch_contact", KIND_DOUBLES, FIELD(rbc_stretch_contact), 1, 0, HUGE_VAL, 1, NULL,
+   "a number > 0 (the contact patch's diameter)"},
   {"platelet", "count", KIND_LONG, FIELD(platelet_count), 1, 0, HUGE_VAL, 0, NULL,
    "an integer >= 0"},
   {"platelet", "fraction", KIND_DOUBLES, FIELD(platelet_fraction), 1, 0, 1, 0, NULL,
@@ -252,6 +259,7 @@ void config_defaults(efsi_config *c)
   c->overlap = 0;   /* measured no faster on one node: docs/scaling.md */
   c->halo_path = HALO_PATH_AUTO;   /* the fastest path that works, per face: docs/gpu.md */
   c->rbc_diameter = 8;
+  c->rbc_stretch_contact = 2;
   for (int d = 0; d < 3; d++) c->rbc_center[d] = NAN;
   c->voxels_material.model = MATERIAL_MODEL_NEO_HOOKEAN;
   for (int f = 0; f < BODY_FAMILY_COUNT; f++) {

@@ -169,6 +169,29 @@ static void momentum(efsi_solver *sv, efsi_state *s, const int lo[3], const int 
   }
 }
 
+/* The optical tweezers' pull on the one RBC at rbc.center (docs/membrane.md, "Stretching an
+ * RBC"), added to v* on the owned faces of its axis once the state's halos are in: the two
+ * patches' areas from psi^N (one global sum), then F over each patch.  The RBC is the first
+ * material, so its level is the first membrane's. */
+static void membrane_stretch(efsi_solver *sv, efsi_state *s)
+{
+  const efsi_config *c = sv->cs->config;
+  if (!(c->rbc_stretch > 0)) return;
+  solid_membranes mem;
+  if (solid_membranes_of(sv, s, 0, &mem) == 0) return;
+  const double radius = 0.5 * c->rbc_stretch_contact;
+  double pairs[4];
+  RUN(sv, membrane_patch_sums, &s->grid, mem.level[0], c->rbc_center, c->rbc_stretch_axis,
+      radius, &sv->scratch, pairs);
+  timers_switch(&sv->timers, TIMER_ALLREDUCE);
+  global_sum_dd(sv->decomp, pairs, 2);
+  timers_pause(&sv->timers);
+  if (!(pairs[0] > 0.0 && pairs[2] > 0.0)) return;   /* no band inside a patch */
+  double *const fa = FIELDS(sv, v_star)[c->rbc_stretch_axis];
+  RUN(sv, membrane_stretch_add, &s->grid, mem.level[0], c->rbc_center, c->rbc_stretch_axis,
+      radius, c->rbc_stretch / pairs[0], c->rbc_stretch / pairs[2], sv->dt / c->density, fa);
+}
+
 /* v* becomes the state's velocity; v^N's arrays are the rate arrays now (v_n). */
 static void take_velocity(efsi_solver *sv, efsi_state *s)
 {
@@ -305,6 +328,7 @@ int solver_step(efsi_solver *sv, efsi_state *s)
   /* v*, on the interior first while the state's halos arrive (performance.overlap) */
   phase_begins(sv, s, PHASE_MOMENTUM);
   exchange_state_around(sv, s, momentum);
+  membrane_stretch(sv, s);
   /* phi^{N+1} with v^N, while v* is exchanged (width 2) */
   phase_begins(sv, s, PHASE_FRACTIONS);
   exchange_velocity_start(sv);
