@@ -16,6 +16,7 @@ CHECK_TESTS = tests/test_grid tests/test_weno5 tests/test_operators tests/test_r
 SCRIPT_TESTS = tests/test_restart_run.sh tests/test_input_errors.sh tests/test_seeding_check.sh \
   tests/test_blowup.sh tests/test_netcdf_python.sh tests/test_roscoe.sh \
   tests/test_sphere_shear_tool.sh tests/test_capsule_shear.sh tests/test_membrane_run.sh \
+  tests/test_rbc_stretch_tool.sh \
   tests/test_hematocrit_study.sh \
   tests/test_gpu_run.sh tests/test_gpu_nccl.sh tests/test_cluster.sh tests/check-layers.sh \
   tests/check-citations.sh tests/check-shell.sh tests/test_render.sh tests/test_render_layout.sh tests/test_readme.sh \

@@ -7,5 +7,6 @@ GPU_CU += verify/cuda/poisson.cu
 
 dist_noinst_SCRIPTS += verify/solid-couette verify/same-results verify/roscoe \
   verify/compare-restarts verify/gpu-check verify/sphere-shear verify/capsule-figure \
-  verify/capsule-reference verify/membrane-band
-dist_noinst_DATA += verify/roscoe_theory.py verify/capsule_nh_reference.csv
+  verify/capsule-reference verify/membrane-band verify/rbc-stretch
+dist_noinst_DATA += verify/roscoe_theory.py verify/capsule_nh_reference.csv \
+  verify/rbc_stretch_reference.csv
