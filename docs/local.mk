@@ -40,7 +40,8 @@ EXTRA_DIST += docs/acm-smac-128/report.md docs/acm-smac-128/initial_state.json \
   docs/acm-smac-128/fig2_state.npz
 # The capsule in shear (docs/membrane.md)
 EXTRA_DIST += docs/membrane/capsule_shear.png docs/membrane/capsule_shear.csv \
-  docs/membrane/capsule_reference.png docs/membrane/capsule_reference.csv
+  docs/membrane/capsule_reference.png docs/membrane/capsule_reference.csv \
+  docs/membrane/rbc_stretch.png docs/membrane/rbc_stretch.csv
 # Past measurements, a line each (docs/performance.md), installed beside the pages that link them
 docresultsdir = $(docdir)/results
 dist_docresults_DATA = docs/results/performance-log.md
