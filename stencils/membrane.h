@@ -117,6 +117,14 @@ EFSI_POINT sym_tensor_t surface_metric_inverse(sym_tensor_t B, double nx, double
  * C = 1 and which softens in area where Skalak's stiffens. */
 enum { MEMBRANE_LAW_SKALAK = 0, MEMBRANE_LAW_NEO_HOOKEAN = 1 };
 
+/* The law's small-strain area modulus K: G_s (1 + 2 C) for Skalak's, and 3 G_s (C = 1's) for
+ * the neo-Hookean membrane; the tension of the membrane's capillary waves (the time-step
+ * limit, src/step/timestep.c). */
+EFSI_POINT double membrane_area_modulus(double law, double gs, double c)
+{
+  return gs * (1.0 + 2.0 * (law == MEMBRANE_LAW_NEO_HOOKEAN ? 1.0 : c));
+}
+
 /* The membrane's Cauchy tension tau (a tangential tensor: tau n = 0) at a point where B is
  * the left Cauchy-Green tensor and n the unit normal, for the law `law` (a MEMBRANE_LAW_*)
  * of surface shear modulus gs and, for Skalak's, area dilatation ratio c:

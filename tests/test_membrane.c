@@ -95,6 +95,13 @@ START_TEST(principal_tensions_are_neo_hookean)
     const double want = 0.5 * gs * (l1 * l1 + l2 * l2 + 1.0 / j2 - 3.0);
     ck_assert_msg(fabs(w - want) < 1e-15, "W %g, neo-Hookean %g", w, want);
   }
+  /* the area modulus the time step takes: the even tension over the area strain */
+  const double e0 = 1e-5, l = 1.0 + e0;
+  const sym_tensor_t even = {l * l, l * l, 1, 0, 0, 0};
+  const double k_nh = membrane_area_modulus(MEMBRANE_LAW_NEO_HOOKEAN, gs, 7.0);
+  const double t_nh = membrane_tension_at(even, 0, 0, 1, gs, 7.0, MEMBRANE_LAW_NEO_HOOKEAN).xx;
+  ck_assert_msg(fabs(t_nh / (l * l - 1.0) / k_nh - 1.0) < 1e-4, "K %g, tension / strain %g",
+                k_nh, t_nh / (l * l - 1.0));
   for (double e = 1e-2; e > 1e-4; e /= 10) {
     const sym_tensor_t B = {(1 + e) * (1 + e), (1 - 0.5 * e) * (1 - 0.5 * e), 1, 0, 0, 0};
     const sym_tensor_t nh = membrane_tension_at(B, 0, 0, 1, gs, 1.0, MEMBRANE_LAW_NEO_HOOKEAN);

@@ -88,10 +88,9 @@ int timestep_choose(const efsi_case *cs, efsi_timestep *ts, char *err, size_t er
   for (int m = 0; m < cs->nmat; m++)
     if (cs->materials.model[m] == MATERIAL_MODEL_MEMBRANE) {
       const double *param = cs->materials.param[m];
-      /* the small-strain area modulus G_s (1 + 2 C); the neo-Hookean membrane's is C = 1's */
-      const double c_area = param[MATERIAL_PARAM_LAW] == MEMBRANE_LAW_NEO_HOOKEAN
-                              ? 1.0 : param[MATERIAL_PARAM_DILATATION];
-      k_max = fmax(k_max, param[MATERIAL_PARAM_SURFACE_MODULUS] * (1.0 + 2.0 * c_area));
+      k_max = fmax(k_max, membrane_area_modulus(param[MATERIAL_PARAM_LAW],
+                                                param[MATERIAL_PARAM_SURFACE_MODULUS],
+                                                param[MATERIAL_PARAM_DILATATION]));
       kb_max = fmax(kb_max, param[MATERIAL_PARAM_BENDING]);
     }
   ts->limit[LIMIT_MEMBRANE] = k_max > 0 ? sqrt(c->density * h * h * h / (2.0 * EFSI_PI * k_max))
